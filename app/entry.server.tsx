@@ -1,0 +1,62 @@
+import { randomBytes } from "node:crypto";
+import { PassThrough } from "node:stream";
+import { createReadableStreamFromReadable } from "@react-router/node";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import type { EntryContext } from "react-router";
+import { ServerRouter } from "react-router";
+import { contentSecurityPolicy, nonceSource } from "../server/csp";
+import { CspNonceContext } from "./platform/csp-nonce";
+
+export const streamTimeout = 5_000;
+
+/** Prerendered files get hashes from the server instead, so they carry no nonce. */
+function isPrerender(request: Request): boolean {
+  return request.headers.has("X-React-Router-Prerender-Data") || request.headers.has("X-React-Router-Prerender");
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+) {
+  const nonce = isPrerender(request) ? undefined : randomBytes(16).toString("base64");
+  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([nonceSource(nonce)]));
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    // Crawlers and prerendering get the complete document; browsers get the shell as soon as it is ready.
+    const readyEvent = isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode || !nonce
+      ? "onAllReady"
+      : "onShellReady";
+
+    const { pipe, abort } = renderToPipeableStream(
+      <CspNonceContext.Provider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </CspNonceContext.Provider>,
+      {
+        nonce,
+        [readyEvent]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors before the shell is ready are reported through onShellError.
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+
+    setTimeout(abort, streamTimeout + 1_000);
+  });
+}

@@ -1,0 +1,178 @@
+/**
+ * The route table of the specification (§2.1), one row per plain route. Everything else about
+ * routing — `routes.ts`, the path builders, `<html data-route data-layout>` and the route tests —
+ * is derived from it, so a reader can check it against the specification line by line.
+ *
+ * Every row also has a twin with a trailing segment: `/:locale` unless `twin` says otherwise.
+ */
+
+export const layoutNames = [
+  "default",
+  "offer",
+  "offer-advertorial",
+  "offer2",
+  "lionoffer",
+  "empty",
+  "none",
+  "quiz",
+  "thank-you",
+  // Known to the specification but used by no route yet; ready for pages to use.
+  "offergift",
+  "quiz-email",
+  "quiz2",
+  "sale",
+] as const;
+export type LayoutName = (typeof layoutNames)[number];
+
+/** Page modules under `app/routes/`: each is one template configured per route. */
+export type PageKind =
+  | "home"
+  | "offer"
+  | "quiz"
+  | "summary"
+  | "upsell"
+  | "thank-you"
+  | "paypal-confirm"
+  | "refund"
+  | "terms"
+  | "feedback"
+  | "product"
+  | "add-app";
+
+interface RouteRow {
+  readonly path: `/${string}`;
+  readonly layout: LayoutName;
+  readonly page: PageKind;
+  /** The twin's trailing segment; `locale` when absent. */
+  readonly twin?: "from" | "none";
+}
+
+export const routeRows = [
+  { path: "/", layout: "default", page: "home" },
+
+  { path: "/1get", layout: "offer", page: "offer" },
+  { path: "/6offer", layout: "offer", page: "offer" },
+  { path: "/buy", layout: "offer", page: "offer" },
+  { path: "/get", layout: "offer", page: "offer" },
+  { path: "/offer", layout: "offer", page: "offer" },
+  { path: "/offer2month5", layout: "offer", page: "offer" },
+  { path: "/offerback", layout: "offer", page: "offer" },
+  { path: "/offerbuy", layout: "offer", page: "offer" },
+  { path: "/offercoll", layout: "offer", page: "offer" },
+  { path: "/offerexitpop", layout: "offer", page: "offer" },
+  { path: "/offerg", layout: "offer", page: "offer" },
+  { path: "/offericons", layout: "offer", page: "offer" },
+  { path: "/offerrecom", layout: "offer", page: "offer" },
+  { path: "/offersalt", layout: "offer", page: "offer" },
+  // No locale variant is listed for /offerthanks (DESIGN §6: /offerthanks/fr is a 404).
+  { path: "/offerthanks", layout: "offer", page: "thank-you", twin: "none" },
+  { path: "/offerup", layout: "offer", page: "offer" },
+  { path: "/offerV4", layout: "offer", page: "offer" },
+  { path: "/offerV7", layout: "offer", page: "offer" },
+  { path: "/v8offer", layout: "offer", page: "offer" },
+  { path: "/take", layout: "offer", page: "offer" },
+  // Named by the specification without a listed route (DESIGN §6).
+  { path: "/take3", layout: "offer", page: "offer" },
+  { path: "/offera", layout: "offer", page: "offer" },
+  { path: "/offerip", layout: "offer", page: "offer" },
+
+  { path: "/offer2", layout: "offer-advertorial", page: "offer" },
+  { path: "/take2", layout: "offer2", page: "offer" },
+  { path: "/lionoffer", layout: "lionoffer", page: "offer" },
+
+  { path: "/collagen-upsell", layout: "empty", page: "upsell" },
+  { path: "/detolex-upsell", layout: "empty", page: "upsell" },
+  { path: "/feedback", layout: "empty", page: "feedback" },
+  { path: "/fibergum", layout: "empty", page: "product" },
+  { path: "/hypnotherapy", layout: "empty", page: "product" },
+  { path: "/hypnotherapyy", layout: "empty", page: "product" },
+  { path: "/paypal-confirm", layout: "empty", page: "paypal-confirm", twin: "from" },
+  { path: "/refund", layout: "empty", page: "refund" },
+  { path: "/terms", layout: "empty", page: "terms" },
+  { path: "/upsell", layout: "empty", page: "upsell" },
+  { path: "/upsellfat", layout: "empty", page: "upsell" },
+  { path: "/upsellMind", layout: "empty", page: "upsell" },
+  { path: "/v8", layout: "empty", page: "product" },
+
+  { path: "/addapp", layout: "none", page: "add-app" },
+
+  { path: "/summary", layout: "quiz", page: "summary" },
+  // Named by the specification without a listed route (DESIGN §6).
+  { path: "/summarypop", layout: "quiz", page: "summary" },
+  { path: "/v1ip-summary", layout: "quiz", page: "summary" },
+  { path: "/v1", layout: "quiz", page: "quiz" },
+  { path: "/v1ip", layout: "quiz", page: "quiz" },
+  { path: "/v2", layout: "quiz", page: "quiz" },
+  { path: "/v3", layout: "quiz", page: "quiz" },
+  { path: "/v31", layout: "quiz", page: "quiz" },
+  { path: "/v4", layout: "quiz", page: "quiz" },
+  { path: "/v5", layout: "quiz", page: "quiz" },
+  { path: "/v6", layout: "quiz", page: "quiz" },
+  { path: "/v7", layout: "quiz", page: "quiz" },
+  { path: "/v9", layout: "quiz", page: "quiz" },
+  { path: "/v10", layout: "quiz", page: "quiz" },
+  { path: "/vsalt", layout: "quiz", page: "quiz" },
+
+  { path: "/thankyou", layout: "thank-you", page: "thank-you" },
+] as const satisfies readonly RouteRow[];
+
+type Row = (typeof routeRows)[number];
+type PlainNameOf<P extends string> = P extends "/" ? "index" : P extends `/${infer N}` ? N : never;
+/** `/x/:locale` is `x-2`, except `/get/:locale`, which the specification names `get2`. */
+type TwinNameOf<N extends string> = N extends "get" ? "get2" : `${N}-2`;
+
+type TwinRow = Exclude<Row, { twin: "none" }>;
+export type PlainRouteName = PlainNameOf<Row["path"]>;
+export type TwinRouteName = TwinNameOf<PlainNameOf<TwinRow["path"]>>;
+export type RouteName = PlainRouteName | TwinRouteName;
+
+export interface RouteEntry {
+  /** Used by the order button, the footer and `data-route`; also the React Router route id. */
+  readonly name: RouteName;
+  /** React Router path pattern, e.g. `/offer/:locale`. */
+  readonly pattern: string;
+  readonly layout: LayoutName;
+  readonly page: PageKind;
+  /** The parameter that the trailing segment carries, if any. */
+  readonly param: "locale" | "from" | null;
+  /** The path of the row without its trailing segment (`/offer` for `/offer/:locale`). */
+  readonly plainPath: string;
+  /** Whether the row exists once per market (`/offer/:locale`). */
+  readonly hasLocaleTwin: boolean;
+}
+
+function plainName(path: string): PlainRouteName {
+  return (path === "/" ? "index" : path.slice(1)) as PlainRouteName;
+}
+
+/** The name of a row's twin: `offer` → `offer-2`, `get` → `get2`. */
+export function twinName(plain: PlainRouteName): TwinRouteName {
+  return (plain === "get" ? "get2" : `${plain}-2`) as TwinRouteName;
+}
+
+export const routeEntries: readonly RouteEntry[] = routeRows.flatMap((row: RouteRow) => {
+  const name = plainName(row.path);
+  const param = row.twin === "none" ? null : (row.twin ?? "locale");
+  const plain: RouteEntry = {
+    name,
+    pattern: row.path,
+    layout: row.layout,
+    page: row.page,
+    param: null,
+    plainPath: row.path,
+    hasLocaleTwin: param === "locale",
+  };
+  if (param === null) return [plain];
+  const pattern = row.path === "/" ? `/:${param}` : `${row.path}/:${param}`;
+  return [plain, { ...plain, name: twinName(name), pattern, param }];
+});
+
+const entriesByName = new Map<string, RouteEntry>(routeEntries.map((entry) => [entry.name, entry]));
+
+export function findRouteEntry(name: string): RouteEntry | undefined {
+  return entriesByName.get(name);
+}
+
+export function isRouteName(name: string): name is RouteName {
+  return entriesByName.has(name);
+}

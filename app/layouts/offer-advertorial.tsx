@@ -1,0 +1,11 @@
+import { Outlet } from "react-router";
+import { PageFrame } from "../chrome/page-frame";
+
+/** The advertorial: a long-form article column leading to the offer. */
+export default function OfferAdvertorialLayout() {
+  return (
+    <PageFrame width="narrow">
+      <Outlet />
+    </PageFrame>
+  );
+}

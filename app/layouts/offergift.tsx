@@ -1,0 +1,11 @@
+import { Outlet } from "react-router";
+import { PageFrame } from "../chrome/page-frame";
+
+/** Gift offers: known to the specification, used by no route yet. */
+export default function OfferGiftLayout() {
+  return (
+    <PageFrame width="wide">
+      <Outlet />
+    </PageFrame>
+  );
+}

@@ -1,0 +1,49 @@
+import { defaultCountry, marketForCountryCode, marketForRouteValue, type CountryCode } from "./markets";
+
+/** Request headers that carry the visitor's country, in order of precedence (DESIGN §6). */
+export const defaultGeoHeaders = ["CF-IPCountry", "X-Vercel-IP-Country", "CloudFront-Viewer-Country", "X-Country-Code"];
+
+/** Paths whose offer is only for French-speaking visitors (specification §2.2). */
+const specialOfferSegments = ["v1ip", "v1ip-summary", "offerip", "v7", "offerv7"];
+
+export function isSpecialOfferPath(pathname: string): boolean {
+  const firstSegment = pathname.split("/")[1]?.toLowerCase() ?? "";
+  return specialOfferSegments.includes(firstSegment);
+}
+
+/** The country a geo header names; headers are read in order and the first present one decides. */
+export function geoCountry(headers: Headers, headerNames: readonly string[]): CountryCode {
+  for (const name of headerNames) {
+    const value = headers.get(name);
+    if (value === null) continue;
+    // Garbage, markup or very long values simply do not match a market.
+    return (value.length <= 8 && marketForCountryCode(value)?.country) || defaultCountry;
+  }
+  return defaultCountry;
+}
+
+/** On special-offer paths Switzerland becomes CH-FR, Belgium stays, everyone else gets France. */
+export function applySpecialOfferRule(country: CountryCode, pathname: string): CountryCode {
+  if (!isSpecialOfferPath(pathname)) return country;
+  if (country === "CH" || country === "CH-FR") return "CH-FR";
+  if (country === "BE") return "BE";
+  return "FR";
+}
+
+export interface CountryResolution {
+  /** The country the geo header gave (DE when none). */
+  geo: CountryCode;
+  /** The country the page is for: the route's locale, else geo, then the special-offer rule. */
+  country: CountryCode;
+}
+
+export function resolveCountry(input: {
+  localeParam: string | undefined;
+  pathname: string;
+  headers: Headers;
+  geoHeaders?: readonly string[];
+}): CountryResolution {
+  const geo = geoCountry(input.headers, input.geoHeaders ?? defaultGeoHeaders);
+  const fromRoute = input.localeParam === undefined ? undefined : marketForRouteValue(input.localeParam)?.country;
+  return { geo, country: applySpecialOfferRule(fromRoute ?? geo, input.pathname) };
+}

@@ -1,0 +1,27 @@
+import { createContext, useContext } from "react";
+import type { CountryCode, LocaleCode, Market } from "./markets";
+
+export type Messages = Readonly<Record<string, string>>;
+
+/** What every component may know about the request: resolved on the server, hydrated as data. */
+export interface StorefrontState {
+  /** The visitor's country from the geo header (DE when unknown). */
+  geo: CountryCode;
+  /** The country the page is for (route locale, else geo, then the special-offer rule). */
+  country: CountryCode;
+  /** The locale whose messages are shown. */
+  lang: LocaleCode;
+  market: Market;
+  messages: Messages;
+  brand: string;
+  /** The year the page was rendered in, so that server and client print the same copyright. */
+  year: number;
+}
+
+export const StorefrontContext = createContext<StorefrontState | null>(null);
+
+export function useStorefront(): StorefrontState {
+  const state = useContext(StorefrontContext);
+  if (!state) throw new Error("useStorefront() needs the StorefrontContext provider of the root route");
+  return state;
+}

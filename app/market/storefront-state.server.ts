@@ -1,0 +1,19 @@
+import site from "../../content/site.json";
+import { resolveCountry } from "./country-resolution";
+import { geoHeaderNames } from "./geo-headers.server";
+import { marketFor } from "./markets";
+import { messagesFor, usableLocale } from "./messages.server";
+import type { StorefrontState } from "./storefront-context";
+
+/** Everything the page needs to know about the visitor's market, decided once per request. */
+export function resolveStorefrontState(request: Request, localeParam: string | undefined): StorefrontState {
+  const { geo, country } = resolveCountry({
+    localeParam,
+    pathname: new URL(request.url).pathname,
+    headers: request.headers,
+    geoHeaders: geoHeaderNames(),
+  });
+  const market = marketFor(country);
+  const lang = usableLocale(market.locale);
+  return { geo, country, lang, market, messages: messagesFor(lang), brand: site.brand, year: new Date().getFullYear() };
+}

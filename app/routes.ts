@@ -1,0 +1,21 @@
+import { layout, route, type RouteConfig, type RouteConfigEntry } from "@react-router/dev/routes";
+import { layoutNames, routeEntries } from "./funnel/route-table";
+
+/**
+ * Generated from the route table: each row gives its plain route and its twin, grouped under the
+ * row's layout. Route ids are the route names, so `useMatches()` tells which named route is shown.
+ */
+function pageRoutes(layoutName: string): RouteConfigEntry[] {
+  return routeEntries
+    .filter((entry) => entry.layout === layoutName)
+    .map((entry) => route(entry.pattern, `routes/${entry.page}.tsx`, { id: entry.name }));
+}
+
+export default [
+  ...layoutNames.flatMap((name) => {
+    const children = pageRoutes(name);
+    if (children.length === 0) return [];
+    return name === "none" ? children : [layout(`layouts/${name}.tsx`, { id: `layout-${name}` }, children)];
+  }),
+  route("*", "routes/not-found.tsx", { id: "not-found" }),
+] satisfies RouteConfig;

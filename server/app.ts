@@ -1,0 +1,79 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { ServerBuild } from "react-router";
+import { contentSecurityPolicy } from "./csp.js";
+import { indexPrerendered, type PrerenderedFile } from "./prerendered.js";
+import { rejectMalformedUrls } from "./request-guard.js";
+
+const staticPolicy = contentSecurityPolicy([]);
+
+function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.setHeader("X-Frame-Options", "DENY");
+  res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+  res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+  next();
+}
+
+function servePrerendered(files: Map<string, PrerenderedFile>) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const file = (req.method === "GET" || req.method === "HEAD") && files.get(req.path);
+    if (!file) return next();
+    res.setHeader("Content-Type", file.contentType);
+    res.setHeader("Cache-Control", "public, max-age=0, must-revalidate");
+    res.setHeader("ETag", file.etag);
+    res.setHeader("Content-Security-Policy", file.contentSecurityPolicy ?? staticPolicy);
+    if (req.headers["if-none-match"] === file.etag) {
+      res.status(304).end();
+      return;
+    }
+    res.send(file.body);
+  };
+}
+
+/** The storefront's HTTP application over a production build (`build/client`, `build/server`). */
+export async function createApp(buildDir: string): Promise<express.Express> {
+  const clientDir = join(buildDir, "client");
+  const build = (await import(pathToFileURL(join(buildDir, "server", "index.js")).href)) as ServerBuild;
+  const prerendered = await indexPrerendered(clientDir);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(rejectMalformedUrls);
+  app.use(securityHeaders);
+  app.use(compression());
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/favicon.ico", (_req, res) => {
+    res.redirect(301, "/favicon.svg");
+  });
+  app.use(
+    "/assets",
+    express.static(join(clientDir, "assets"), {
+      immutable: true,
+      maxAge: "1y",
+      index: false,
+      redirect: false,
+      // A missing hashed asset is a 404, never an HTML page in its place.
+      fallthrough: false,
+      setHeaders: (res) => res.setHeader("Content-Security-Policy", staticPolicy),
+    }),
+  );
+  app.use(servePrerendered(prerendered));
+  app.use(
+    express.static(clientDir, {
+      index: false,
+      redirect: false,
+      maxAge: "1h",
+      setHeaders: (res) => res.setHeader("Content-Security-Policy", staticPolicy),
+    }),
+  );
+  app.use(createRequestHandler({ build }));
+  return app;
+}
