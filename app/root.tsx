@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import {
   data,
   Links,
@@ -84,6 +84,10 @@ function DocumentHead({ state, routeName }: { state: StorefrontState | undefined
 export function Layout({ children }: { children: ReactNode }) {
   const { state, routeName, layout } = useDocumentState();
   const nonce = useCspNonce();
+  useEffect(() => {
+    // Tells browser tests (and anyone debugging) that clicks are now handled by the app.
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <html
       lang={state?.market.languageTag ?? "de-DE"}

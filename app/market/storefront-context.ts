@@ -1,7 +1,9 @@
+import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { createContext, useContext } from "react";
 import type { CountryCode, LocaleCode, Market } from "./markets";
 
-export type Messages = Readonly<Record<string, string>>;
+/** One locale's messages, already parsed from ICU MessageFormat on the server. */
+export type Messages = Readonly<Record<string, MessageFormatElement[]>>;
 
 /** What every component may know about the request: resolved on the server, hydrated as data. */
 export interface StorefrontState {

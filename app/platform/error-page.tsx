@@ -33,7 +33,12 @@ function TranslatedErrorPage({ message }: { message: string | undefined }) {
       <title>{t("notFound.documentTitle")}</title>
       <section className="not-found" data-testid="not-found">
         <h1>{t("notFound.title")}</h1>
-        {message ? <p className="not-found__message">{message}</p> : null}
+        {message ? (
+          // The status message is the specification's own English wording.
+          <p className="not-found__message" lang="en">
+            {message}
+          </p>
+        ) : null}
         <p>{t("notFound.description")}</p>
         <FunnelLink to={routePath("offer")} className="button button--primary" data-testid="try-today">
           {t("notFound.tryToday")}
