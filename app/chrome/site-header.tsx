@@ -5,7 +5,7 @@ import { Logo } from "./logo";
 
 /** The simple centred header with the logo, linking back to the start of the funnel. */
 export function SiteHeader() {
-  const { brand } = useStorefront();
+  const { brand } = useStorefront().config;
   const t = useTranslate();
   return (
     <header className="site-header">

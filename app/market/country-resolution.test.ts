@@ -29,6 +29,17 @@ describe("resolveCountry", () => {
     expect(resolveCountry({ localeParam: undefined, pathname: "/offer", headers: headers(entries) }).country).toBe(country);
   });
 
+  it.each([
+    ["France", "FR"],
+    ["Switzerland", "CH"],
+    ["United Kingdom", "GB"],
+    ["Brazil", "DE"],
+    ["Nowhere", "DE"],
+  ])("a geo header naming %s gives %s through the name lookup", (name, country) => {
+    const lookup = (value: string) => ({ France: "FR", Switzerland: "CH", "United Kingdom": "GB", Brazil: "BR" })[value];
+    expect(geoCountry(headers({ "CF-IPCountry": name }), ["CF-IPCountry"], lookup)).toBe(country);
+  });
+
   it("reads a configured header list in its order", () => {
     const h = headers({ "X-Geo": "fi", "CF-IPCountry": "FR" });
     expect(geoCountry(h, ["X-Geo", "CF-IPCountry"])).toBe("FI");

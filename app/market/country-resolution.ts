@@ -11,13 +11,28 @@ export function isSpecialOfferPath(pathname: string): boolean {
   return specialOfferSegments.includes(firstSegment);
 }
 
+/** Looks up a country written as a name ("France"); server-side, over the country dataset. */
+export type CountryNameLookup = (name: string) => string | undefined;
+
+const countryCodeShape = /^\s*[a-z]{2}(-[a-z]{2})?\s*$/i;
+
+/** The market of one geo header value: a country code, or a country name when a lookup is given. */
+function countryOfHeaderValue(value: string, lookupName: CountryNameLookup | undefined): CountryCode {
+  // Garbage, markup or very long values simply match no market.
+  if (countryCodeShape.test(value)) return marketForCountryCode(value)?.country ?? defaultCountry;
+  const alpha2 = lookupName?.(value);
+  return (alpha2 && marketForCountryCode(alpha2)?.country) || defaultCountry;
+}
+
 /** The country a geo header names; headers are read in order and the first present one decides. */
-export function geoCountry(headers: Headers, headerNames: readonly string[]): CountryCode {
+export function geoCountry(
+  headers: Headers,
+  headerNames: readonly string[],
+  lookupName?: CountryNameLookup,
+): CountryCode {
   for (const name of headerNames) {
     const value = headers.get(name);
-    if (value === null) continue;
-    // Garbage, markup or very long values simply do not match a market.
-    return (value.length <= 8 && marketForCountryCode(value)?.country) || defaultCountry;
+    if (value !== null) return countryOfHeaderValue(value, lookupName);
   }
   return defaultCountry;
 }
@@ -42,8 +57,9 @@ export function resolveCountry(input: {
   pathname: string;
   headers: Headers;
   geoHeaders?: readonly string[];
+  lookupCountryName?: CountryNameLookup;
 }): CountryResolution {
-  const geo = geoCountry(input.headers, input.geoHeaders ?? defaultGeoHeaders);
+  const geo = geoCountry(input.headers, input.geoHeaders ?? defaultGeoHeaders, input.lookupCountryName);
   const fromRoute = input.localeParam === undefined ? undefined : marketForRouteValue(input.localeParam)?.country;
   return { geo, country: applySpecialOfferRule(fromRoute ?? geo, input.pathname) };
 }

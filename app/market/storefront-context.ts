@@ -6,6 +6,17 @@ import type { CountryCode, LocaleCode, Market } from "./markets";
 export type Messages = Readonly<Record<string, MessageFormatElement[]>>;
 
 /** What every component may know about the request: resolved on the server, hydrated as data. */
+/** Storefront-wide settings from `content/site.json`. */
+export interface StorefrontConfig {
+  brand: string;
+  siteUrl: string;
+  helpCentreUrl: string;
+}
+
+/**
+ * The shared state of the specification (§3): `geo`, `lang`, `locale` (here `country`, to keep
+ * it apart from `lang`) and `config`, plus the market row and the active locale's messages.
+ */
 export interface StorefrontState {
   /** The visitor's country from the geo header (DE when unknown). */
   geo: CountryCode;
@@ -15,7 +26,7 @@ export interface StorefrontState {
   lang: LocaleCode;
   market: Market;
   messages: Messages;
-  brand: string;
+  config: StorefrontConfig;
   /** The year the page was rendered in, so that server and client print the same copyright. */
   year: number;
 }

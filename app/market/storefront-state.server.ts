@@ -1,4 +1,5 @@
 import site from "../../content/site.json";
+import { alpha2ByCountryName } from "./countries.server";
 import { resolveCountry } from "./country-resolution";
 import { geoHeaderNames } from "./geo-headers.server";
 import { marketFor } from "./markets";
@@ -12,8 +13,9 @@ export function resolveStorefrontState(request: Request, localeParam: string | u
     pathname: new URL(request.url).pathname,
     headers: request.headers,
     geoHeaders: geoHeaderNames(),
+    lookupCountryName: alpha2ByCountryName,
   });
   const market = marketFor(country);
   const lang = usableLocale(market.locale);
-  return { geo, country, lang, market, messages: messagesFor(lang), brand: site.brand, year: new Date().getFullYear() };
+  return { geo, country, lang, market, messages: messagesFor(lang), config: site, year: new Date().getFullYear() };
 }

@@ -21,6 +21,7 @@ export function createTranslate(messages: Messages, languageTag: string, brand: 
 }
 
 export function useTranslate(): Translate {
-  const { messages, market, brand } = useStorefront();
+  const { messages, market, config } = useStorefront();
+  const { brand } = config;
   return useMemo(() => createTranslate(messages, market.languageTag, brand), [messages, market.languageTag, brand]);
 }

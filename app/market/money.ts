@@ -1,0 +1,25 @@
+import type { Market } from "./markets";
+
+type MoneyMarket = Pick<Market, "languageTag" | "currency">;
+
+/**
+ * Amounts are kept in minor units (cents, öre, Rappen) so that sums never meet floating-point
+ * error; they are formatted with `Intl` in the market's language and currency (never the
+ * country dataset's currency).
+ */
+export function formatMoney(amountMinor: number, market: MoneyMarket): string {
+  return new Intl.NumberFormat(market.languageTag, { style: "currency", currency: market.currency }).format(
+    amountMinor / 100,
+  );
+}
+
+/** The price of one unit of a bundle, rounded to the currency's minor unit. */
+export function unitPriceMinor(totalMinor: number, units: number): number {
+  if (!Number.isInteger(units) || units <= 0) throw new RangeError(`A bundle needs a positive whole number of units, got ${units}`);
+  return Math.round(totalMinor / units);
+}
+
+/** A whole percentage (40) written the market's way: "40 %" in German, "40%" in English. */
+export function formatPercent(percent: number, languageTag: string): string {
+  return new Intl.NumberFormat(languageTag, { style: "percent", maximumFractionDigits: 0 }).format(percent / 100);
+}
