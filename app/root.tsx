@@ -12,10 +12,12 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import site from "../content/site.json";
+import { InfoModalProvider } from "./chrome/info-modal";
 import { findRouteEntry } from "./funnel/route-table";
 import { alternateLinks, canonicalUrl } from "./market/alternate-links";
 import { geoHeaderNames } from "./market/geo-headers.server";
 import { marketForRouteValue } from "./market/markets";
+import { storefrontStateContext } from "./market/request-context";
 import { StorefrontContext, type StorefrontState } from "./market/storefront-context";
 import { resolveStorefrontState } from "./market/storefront-state.server";
 import { useCspNonce } from "./platform/csp-nonce";
@@ -28,18 +30,21 @@ import "./styles/global.css";
  * still in their language.
  */
 export const middleware: Route.MiddlewareFunction[] = [
-  ({ request, params }) => {
-    if (params.locale === undefined || marketForRouteValue(params.locale)) return;
-    const payload: ErrorPayload = {
-      message: notFoundForLocale,
-      storefront: resolveStorefrontState(request, undefined),
-    };
-    throw data(payload, { status: 404 });
+  ({ request, params, context }) => {
+    if (params.locale !== undefined && !marketForRouteValue(params.locale)) {
+      const payload: ErrorPayload = {
+        message: notFoundForLocale,
+        storefront: resolveStorefrontState(request, undefined),
+      };
+      throw data(payload, { status: 404 });
+    }
+    context.set(storefrontStateContext, resolveStorefrontState(request, params.locale));
   },
 ];
 
-export function loader({ request, params }: Route.LoaderArgs) {
-  return { storefront: resolveStorefrontState(request, params.locale) };
+export function loader({ request, context }: Route.LoaderArgs) {
+  // Prerendered at build time this is empty; links use it until hydration (see useCarriedSearch).
+  return { storefront: context.get(storefrontStateContext), renderedSearch: new URL(request.url).search };
 }
 
 /** Pages without a locale differ by the visitor's country: caches must key on the geo header. */
@@ -100,7 +105,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <DocumentHead state={state} routeName={routeName} />
       </head>
       <body>
-        <StorefrontContext.Provider value={state ?? null}>{children}</StorefrontContext.Provider>
+        <StorefrontContext.Provider value={state ?? null}>
+          {state ? <InfoModalProvider>{children}</InfoModalProvider> : children}
+        </StorefrontContext.Provider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

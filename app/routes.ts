@@ -17,5 +17,6 @@ export default [
     if (children.length === 0) return [];
     return name === "none" ? children : [layout(`layouts/${name}.tsx`, { id: `layout-${name}` }, children)];
   }),
+  route("legal-texts/:lang", "routes/legal-texts.ts", { id: "legal-texts" }),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

@@ -1,11 +1,102 @@
+import { useCarriedSearch } from "../funnel/carried-search";
+import { FunnelLink } from "../funnel/funnel-link";
+import { routePath, withQuery } from "../funnel/paths";
+import { useRouteName } from "../funnel/route-name";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
+import { footerBehaviour } from "./footer-rules";
+import { useOpenInfoModal } from "./info-modal";
+import type { ModalSection } from "./legal-texts";
 
-export function SiteFooter() {
-  const { year } = useStorefront();
+function ModalLink({ section, testId, label }: { section: ModalSection; testId: string; label: string }) {
+  const openModal = useOpenInfoModal();
+  return (
+    <button type="button" className="link-button" data-testid={testId} onClick={() => openModal(section)}>
+      {label}
+    </button>
+  );
+}
+
+function TermsLink({ newTab }: { newTab: boolean }) {
   const t = useTranslate();
+  const { market } = useStorefront();
+  const search = useCarriedSearch();
+  const path = routePath("terms-2", market.routeValue);
+  if (!newTab) {
+    return (
+      <FunnelLink to={path} data-testid="footer-terms">
+        {t("footer.terms")}
+      </FunnelLink>
+    );
+  }
+  return (
+    <a href={withQuery(path, search)} target="_blank" rel="noopener" data-testid="footer-terms">
+      {t("footer.terms")} <span className="visually-hidden">{t("footer.newTab")}</span>
+    </a>
+  );
+}
+
+function ContactDetails() {
+  const t = useTranslate();
+  const { contact } = useStorefront().config;
+  return (
+    <address className="site-footer__contact">
+      <span>
+        {t("footer.phone")}:{" "}
+        <a href={`tel:${contact.phone.replace(/\s/g, "")}`} data-testid="footer-phone">
+          {contact.phone}
+        </a>
+      </span>
+      <span>
+        {t("footer.email")}:{" "}
+        <a href={`mailto:${contact.email}`} data-testid="footer-email">
+          {contact.email}
+        </a>
+      </span>
+      <span data-testid="footer-address" aria-label={t("footer.address")}>
+        {contact.addressLines.map((line) => (
+          <span className="site-footer__address-line" key={line}>
+            {line}
+          </span>
+        ))}
+      </span>
+    </address>
+  );
+}
+
+/** Specification §2.4: legal links, contact details outside the landing routes, copyright. */
+export function SiteFooter() {
+  const t = useTranslate();
+  const { year, config } = useStorefront();
+  const behaviour = footerBehaviour(useRouteName());
   return (
     <footer className="site-footer" data-testid="site-footer">
+      <nav aria-label={t("footer.linksLabel")}>
+        <ul className="site-footer__links">
+          <li>
+            <ModalLink section="ingredients" testId="footer-ingredients" label={t("footer.ingredients")} />
+          </li>
+          <li>
+            <TermsLink newTab={behaviour.termsInNewTab} />
+          </li>
+          <li>
+            <ModalLink section="delivery" testId="footer-delivery" label={t("footer.delivery")} />
+          </li>
+          <li>
+            <ModalLink section="privacy" testId="footer-privacy" label={t("footer.privacy")} />
+          </li>
+          <li>
+            {behaviour.contact === "modal" ? (
+              <ModalLink section="contact" testId="footer-contact" label={t("footer.contact")} />
+            ) : (
+              <a href={config.helpCentreUrl} target="_blank" rel="noopener noreferrer" data-testid="footer-contact">
+                {t("footer.contact")} <span className="visually-hidden">{t("footer.newTab")}</span>
+              </a>
+            )}
+          </li>
+        </ul>
+      </nav>
+      {behaviour.showContactDetails ? <ContactDetails /> : null}
       <p className="site-footer__note">{t("footer.note")}</p>
       <p className="site-footer__copyright">{t("footer.copyright", { year })}</p>
     </footer>

@@ -4,7 +4,7 @@ import { PageFrame } from "../chrome/page-frame";
 /** The offer design of /lionoffer. */
 export default function LionOfferLayout() {
   return (
-    <PageFrame width="wide">
+    <PageFrame width="wide" offerBanner>
       <Outlet />
     </PageFrame>
   );

@@ -4,7 +4,7 @@ import { PageFrame } from "../chrome/page-frame";
 /** The advertorial: a long-form article column leading to the offer. */
 export default function OfferAdvertorialLayout() {
   return (
-    <PageFrame width="narrow">
+    <PageFrame width="narrow" offerBanner>
       <Outlet />
     </PageFrame>
   );

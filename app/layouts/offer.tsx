@@ -4,7 +4,7 @@ import { PageFrame } from "../chrome/page-frame";
 /** Offer pages: room for the bundle cards side by side. */
 export default function OfferLayout() {
   return (
-    <PageFrame width="wide">
+    <PageFrame width="wide" offerBanner>
       <Outlet />
     </PageFrame>
   );

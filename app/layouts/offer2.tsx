@@ -4,7 +4,7 @@ import { PageFrame } from "../chrome/page-frame";
 /** The second offer design, used by /take2. */
 export default function Offer2Layout() {
   return (
-    <PageFrame width="wide">
+    <PageFrame width="wide" offerBanner>
       <Outlet />
     </PageFrame>
   );

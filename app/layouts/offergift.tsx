@@ -4,7 +4,7 @@ import { PageFrame } from "../chrome/page-frame";
 /** Gift offers: known to the specification, used by no route yet. */
 export default function OfferGiftLayout() {
   return (
-    <PageFrame width="wide">
+    <PageFrame width="wide" offerBanner>
       <Outlet />
     </PageFrame>
   );

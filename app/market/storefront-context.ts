@@ -6,11 +6,23 @@ import type { CountryCode, LocaleCode, Market } from "./markets";
 export type Messages = Readonly<Record<string, MessageFormatElement[]>>;
 
 /** What every component may know about the request: resolved on the server, hydrated as data. */
-/** Storefront-wide settings from `content/site.json`. */
+export interface ContactDetails {
+  phone: string;
+  email: string;
+  /** Three lines of postal address. */
+  addressLines: string[];
+  /** The variant shown in the GB market on landing routes. */
+  addressLines2: string[];
+  /** The welcome coupon shown by the modal's claimOffer section. */
+  couponCode: string;
+}
+
+/** Storefront-wide settings from `content/site.json` and `content/contact.json`. */
 export interface StorefrontConfig {
   brand: string;
   siteUrl: string;
   helpCentreUrl: string;
+  contact: ContactDetails;
 }
 
 /**

@@ -1,3 +1,4 @@
+import contact from "../../content/contact.json";
 import site from "../../content/site.json";
 import { alpha2ByCountryName } from "./countries.server";
 import { resolveCountry } from "./country-resolution";
@@ -17,5 +18,5 @@ export function resolveStorefrontState(request: Request, localeParam: string | u
   });
   const market = marketFor(country);
   const lang = usableLocale(market.locale);
-  return { geo, country, lang, market, messages: messagesFor(lang), config: site, year: new Date().getFullYear() };
+  return { geo, country, lang, market, messages: messagesFor(lang), config: { ...site, contact }, year: new Date().getFullYear() };
 }

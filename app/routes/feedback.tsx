@@ -1,5 +1,11 @@
 import { PageIntro } from "../chrome/page-intro";
+import { SiteHeader } from "../chrome/site-header";
 
 export default function FeedbackPage() {
-  return <PageIntro messagePrefix="pages.feedback" />;
+  return (
+    <>
+      <SiteHeader variant="feedback" />
+      <PageIntro messagePrefix="pages.feedback" />
+    </>
+  );
 }

@@ -1,15 +1,24 @@
-import { useMatches } from "react-router";
-import { NextStepLink } from "../chrome/next-step-link";
+import { useLoaderData, useMatches } from "react-router";
+import type { Route } from "./+types/offer";
+import { loadPageOffer } from "../catalog/offer-loader.server";
+import { ProductsSection } from "../catalog/products-section";
+import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
-import { useTranslate } from "../market/translate";
+
+export function loader(args: Route.LoaderArgs) {
+  return loadPageOffer(args);
+}
 
 /** Every offer route renders this template; /offer2 is the advertorial that leads to the offer. */
 export default function OfferPage() {
-  const t = useTranslate();
+  const { offer } = useLoaderData<typeof loader>();
   const isAdvertorial = useMatches().at(-1)?.id.startsWith("offer2") ?? false;
   return (
-    <PageIntro messagePrefix={isAdvertorial ? "pages.advertorial" : "pages.offer"}>
-      <NextStepLink to={isAdvertorial ? "offer" : "upsell"} label={t("common.orderNow")} testId="next-step" />
-    </PageIntro>
+    <>
+      <PageIntro messagePrefix={isAdvertorial ? "pages.advertorial" : "pages.offer"}>
+        <OrderNowButton navigate={false} />
+      </PageIntro>
+      <ProductsSection offer={offer} />
+    </>
   );
 }

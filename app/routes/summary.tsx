@@ -1,12 +1,10 @@
-import { NextStepLink } from "../chrome/next-step-link";
+import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
-import { useTranslate } from "../market/translate";
 
 export default function SummaryPage() {
-  const t = useTranslate();
   return (
     <PageIntro messagePrefix="pages.summary">
-      <NextStepLink to="offer2" label={t("common.orderNow")} testId="next-step" />
+      <OrderNowButton />
     </PageIntro>
   );
 }

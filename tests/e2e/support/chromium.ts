@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
 export function chromiumPath(): string {
   return process.env.CHROME_PATH || "/usr/bin/chromium";
@@ -34,4 +35,39 @@ export function launchChromium(): Promise<Browser> {
 export async function openHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForSelector("html[data-hydrated]");
+}
+
+export interface PageSession {
+  /** The page of the running test. */
+  readonly page: Page;
+  /** Console errors and uncaught exceptions the page reported during the test. */
+  readonly problems: string[];
+}
+
+/**
+ * One Chromium per test file and a fresh page per test, registered as Vitest hooks. Console
+ * errors (CSP violations among them) are collected for tests that assert a clean page.
+ */
+export function openPageSession(viewport: { width: number; height: number }): PageSession {
+  let browser: Browser | undefined;
+  const session = { page: undefined as unknown as Page, problems: [] as string[] };
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  beforeEach(async () => {
+    if (!browser) throw new Error("Chromium did not start");
+    session.page = await browser.newPage({ viewport });
+    session.problems.length = 0;
+    session.page.on("console", (message) => {
+      if (message.type() === "error") session.problems.push(message.text());
+    });
+    session.page.on("pageerror", (error) => session.problems.push(error.message));
+  });
+  afterEach(async () => {
+    await session.page?.close();
+  });
+  return session;
 }

@@ -1,0 +1,81 @@
+import offersFile from "../../content/catalog/offers.json";
+import productsFile from "../../content/catalog/products.json";
+import { isRouteName } from "../funnel/route-table";
+import type { CurrencyCode } from "../market/markets";
+import { unitPriceMinor } from "../market/money";
+import type { OfferLine, OfferView } from "./offer-view";
+import { currentPrice, referencePrice, savingsPercent } from "./savings";
+import { offersFileSchema, parseContent, productsFileSchema, type OffersFile, type ProductsFile } from "./schema";
+
+const productsPath = "content/catalog/products.json";
+const offersPath = "content/catalog/offers.json";
+
+/** Checks that the two catalog files agree with each other: every reference resolves. */
+export function crossCheck(products: ProductsFile, offers: OffersFile): string[] {
+  const bundleIds = new Set(products.products.flatMap((product) => product.bundles.map((bundle) => bundle.id)));
+  const problems: string[] = [];
+  for (const [offerId, offer] of Object.entries(offers.offers)) {
+    offer.lines.forEach((line, index) => {
+      if (!bundleIds.has(line)) problems.push(`${offersPath}: offers.${offerId}.lines.${index}: no bundle "${line}" in ${productsPath}`);
+    });
+  }
+  if (!(offers.defaultOffer in offers.offers)) problems.push(`${offersPath}: defaultOffer: no offer "${offers.defaultOffer}"`);
+  for (const [route, offerId] of Object.entries(offers.offerByRoute)) {
+    if (!isRouteName(route)) problems.push(`${offersPath}: offerByRoute.${route}: no route named "${route}"`);
+    if (!(offerId in offers.offers)) problems.push(`${offersPath}: offerByRoute.${route}: no offer "${offerId}"`);
+  }
+  return problems;
+}
+
+function loadCatalog() {
+  const products = parseContent(productsPath, productsFileSchema, productsFile);
+  const offers = parseContent(offersPath, offersFileSchema, offersFile);
+  const problems = crossCheck(products, offers);
+  if (problems.length > 0) throw new Error(`Invalid content\n${problems.join("\n")}`);
+  return { products, offers };
+}
+
+// Loaded when the server build is first imported, which the build's prerendering does: a bad
+// content file fails the build with the file, the field and the rule.
+const catalog = loadCatalog();
+
+const bundles = new Map(
+  catalog.products.products.flatMap((product) => product.bundles.map((bundle) => [bundle.id, { product, bundle }] as const)),
+);
+
+/** Twins share their plain route's offer: `offersalt-2` sells what `offersalt` sells. */
+function plainRouteName(routeName: string): string {
+  return routeName === "get2" ? "get" : routeName.replace(/-2$/, "");
+}
+
+export function offerIdForRoute(routeName: string): string {
+  return catalog.offers.offerByRoute[plainRouteName(routeName)] ?? catalog.offers.defaultOffer;
+}
+
+/** The offer a route sells, priced for one currency on one day. */
+export function offerForRoute(routeName: string, currency: CurrencyCode, today: Date): OfferView {
+  const id = offerIdForRoute(routeName);
+  const offer = catalog.offers.offers[id];
+  if (!offer) throw new Error(`No offer "${id}"`);
+  const lines = offer.lines.map((lineId): OfferLine => {
+    const entry = bundles.get(lineId);
+    if (!entry) throw new Error(`No bundle "${lineId}"`);
+    const history = entry.bundle.prices[currency] ?? [];
+    const price = currentPrice(history, today);
+    if (!price) throw new Error(`Bundle "${lineId}" has no ${currency} price on ${today.toISOString().slice(0, 10)}`);
+    return {
+      bundleId: entry.bundle.id,
+      productId: entry.product.id,
+      productName: entry.product.name,
+      image: entry.product.image,
+      units: entry.bundle.units,
+      currency,
+      priceMinor: price.grossMinor,
+      unitPriceMinor: unitPriceMinor(price.grossMinor, entry.bundle.units),
+      referenceMinor: referencePrice(history, today) ?? null,
+      savings: { percent: savingsPercent(history, today) },
+      mostPopular: lineId === offer.mostPopular,
+    };
+  });
+  return { id, lines, countdownMinutes: offer.countdownMinutes };
+}

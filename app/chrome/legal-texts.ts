@@ -1,0 +1,26 @@
+/** The information modal's sections (specification §2.5). */
+export const modalSections = [
+  "ingredients",
+  "privacy",
+  "termsOfService",
+  "delivery",
+  "refund",
+  "contact",
+  "claimOffer",
+  "cancelOffer",
+] as const;
+export type ModalSection = (typeof modalSections)[number];
+
+/** The sections that link to one another inside the modal. */
+export const legalSections = ["privacy", "termsOfService", "delivery", "refund", "contact"] as const satisfies readonly ModalSection[];
+
+export interface LegalText {
+  title: string;
+  paragraphs: string[];
+}
+
+export type LegalTexts = Record<ModalSection, LegalText>;
+
+export function legalTextsPath(lang: string): string {
+  return `/legal-texts/${lang}`;
+}
