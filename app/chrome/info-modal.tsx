@@ -144,7 +144,7 @@ function InfoModal({ section, onSwitch, onClose }: { section: ModalSection | nul
   }, [section]);
 
   useEffect(() => {
-    body.current?.scrollTo({ top: 0 });
+    if (body.current) body.current.scrollTop = 0;
   }, [section]);
 
   const title = texts.status === "ready" && section ? texts.texts[section].title : t("modal.loading");

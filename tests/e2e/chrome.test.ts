@@ -54,6 +54,15 @@ describe("information modal", () => {
     expect(text).toContain("+31 20 808 4120");
     expect(text).toContain("service@vitanor.eu");
   });
+
+  it("shows the compliant UK address on a GB landing route", async () => {
+    await openHydrated(session.page, `${baseUrl}/take/gb`);
+    await session.page.getByTestId("footer-privacy").click();
+    await modal().getByRole("button", { name: "Customer service" }).click();
+    await expect.poll(() => modal().getAttribute("data-section")).toBe("contact");
+    await expect.poll(() => modal().textContent()).toContain("71–75 Shelton Street");
+    expect(await modal().textContent()).not.toContain("Keizersgracht");
+  });
 });
 
 describe("footer", () => {

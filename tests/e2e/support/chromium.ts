@@ -48,7 +48,10 @@ export interface PageSession {
  * One Chromium per test file and a fresh page per test, registered as Vitest hooks. Console
  * errors (CSP violations among them) are collected for tests that assert a clean page.
  */
-export function openPageSession(viewport: { width: number; height: number }): PageSession {
+export function openPageSession(
+  viewport: { width: number; height: number },
+  options: { bypassCSP?: boolean } = {},
+): PageSession {
   let browser: Browser | undefined;
   const session = { page: undefined as unknown as Page, problems: [] as string[] };
   beforeAll(async () => {
@@ -59,7 +62,7 @@ export function openPageSession(viewport: { width: number; height: number }): Pa
   });
   beforeEach(async () => {
     if (!browser) throw new Error("Chromium did not start");
-    session.page = await browser.newPage({ viewport });
+    session.page = await browser.newPage({ viewport, bypassCSP: options.bypassCSP ?? false });
     session.problems.length = 0;
     session.page.on("console", (message) => {
       if (message.type() === "error") session.problems.push(message.text());

@@ -1,0 +1,24 @@
+import { describe, expect, inject, it } from "vitest";
+import { seriousViolations } from "./support/axe";
+import { openHydrated, openPageSession } from "./support/chromium";
+
+const baseUrl = inject("baseUrl");
+// The checker is injected as an inline script, which the storefront's own CSP rightly refuses.
+const session = openPageSession({ width: 390, height: 844 }, { bypassCSP: true });
+
+describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
+  it.each(["/", "/offer/fr", "/offer2/de", "/take2/gb", "/lionoffer/se", "/v1/fi", "/summary/ch", "/upsell/it", "/thankyou/es", "/feedback/dk", "/addapp/ch-fr", "/offer/xx"])(
+    "%s has no serious or critical violation",
+    async (path) => {
+      await openHydrated(session.page, baseUrl + path);
+      expect(await seriousViolations(session.page)).toEqual([]);
+    },
+  );
+
+  it("the open information modal has no serious or critical violation", async () => {
+    await openHydrated(session.page, `${baseUrl}/offer/gb`);
+    await session.page.getByTestId("footer-privacy").click();
+    await expect.poll(() => session.page.getByTestId("info-modal").locator("p").count()).toBeGreaterThan(2);
+    expect(await seriousViolations(session.page)).toEqual([]);
+  });
+});
