@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
+import { storefrontImages } from "./app/image/vite-plugin-images";
 
 const icuParser = "@formatjs/icu-messageformat-parser";
 
@@ -20,7 +21,7 @@ function browserWithoutIcuParser(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [browserWithoutIcuParser(), reactRouter()],
+  plugins: [browserWithoutIcuParser(), storefrontImages(), reactRouter()],
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },

@@ -8,6 +8,8 @@ import { ServerRouter } from "react-router";
 import { contentSecurityPolicy, nonceSource } from "../server/csp";
 import { CspNonceContext } from "./platform/csp-nonce";
 
+export { checkStartupSettings } from "./platform/settings.server";
+
 export const streamTimeout = 5_000;
 
 /** Prerendered files get hashes from the server instead, so they carry no nonce. */

@@ -39,6 +39,8 @@ function servePrerendered(files: Map<string, PrerenderedFile>) {
 export async function createApp(buildDir: string): Promise<express.Express> {
   const clientDir = join(buildDir, "client");
   const build = (await import(pathToFileURL(join(buildDir, "server", "index.js")).href)) as ServerBuild;
+  // The app checks its own settings (IMAGE_PROVIDER, GTM_ID, ...) before anything is served.
+  (build.entry.module as { checkStartupSettings?: () => void }).checkStartupSettings?.();
   const prerendered = await indexPrerendered(clientDir);
 
   const app = express();

@@ -22,5 +22,14 @@ describe("contentSecurityPolicy", () => {
     expect(policy).toContain("default-src 'self'");
     expect(policy).toContain("object-src 'none'");
     expect(policy).not.toContain("unsafe-inline");
+    expect(policy).not.toContain("imagedelivery");
+    expect(policy).not.toContain("googletagmanager");
+  });
+
+  it("adds only the origins the settings switch on", () => {
+    const policy = contentSecurityPolicy([], { IMAGE_PROVIDER: "cloudflare", GTM_ID: "GTM-ABC123" });
+    expect(policy).toContain("img-src 'self' data: https://imagedelivery.net https://www.googletagmanager.com");
+    expect(policy).toContain("script-src 'self' https://www.googletagmanager.com");
+    expect(policy).toContain("connect-src 'self' https://www.googletagmanager.com https://*.google-analytics.com");
   });
 });

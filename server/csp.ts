@@ -1,18 +1,32 @@
 import { createHash } from "node:crypto";
 
+/** Origins a setting brings in: Cloudflare Images, and the tag manager once a visitor consents. */
+function thirdPartyOrigins(env: NodeJS.ProcessEnv): { script: string[]; img: string[]; connect: string[] } {
+  const images = env.IMAGE_PROVIDER === "cloudflare" ? ["https://imagedelivery.net"] : [];
+  const tagManager = env.GTM_ID ? ["https://www.googletagmanager.com"] : [];
+  const analytics = env.GTM_ID ? ["https://*.google-analytics.com", "https://*.analytics.google.com"] : [];
+  return {
+    script: tagManager,
+    img: [...images, ...tagManager, ...analytics],
+    connect: [...tagManager, ...analytics],
+  };
+}
+
 /**
- * The Content-Security-Policy of every page: only our own origin, plus the inline scripts that
- * React Router writes into the document, allowed by nonce (rendered per request) or by hash
- * (prerendered files, whose scripts are fixed at build time).
+ * The Content-Security-Policy of every page: our own origin, the inline scripts React Router
+ * writes into the document (by nonce for pages rendered per request, by hash for prerendered
+ * files), and only the third-party origins that the settings switch on.
  */
-export function contentSecurityPolicy(inlineScriptSources: readonly string[]): string {
+export function contentSecurityPolicy(inlineScriptSources: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
+  const origins = thirdPartyOrigins(env);
+  const join = (...parts: readonly string[]) => parts.filter(Boolean).join(" ");
   return [
     "default-src 'self'",
-    `script-src 'self' ${inlineScriptSources.join(" ")}`.trim(),
+    `script-src ${join("'self'", ...inlineScriptSources, ...origins.script)}`,
     "style-src 'self'",
-    "img-src 'self' data:",
+    `img-src ${join("'self'", "data:", ...origins.img)}`,
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src ${join("'self'", ...origins.connect)}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -15,7 +15,10 @@ function readPort(value: string | undefined): number {
 const port = readPort(process.env.PORT);
 const host = process.env.HOST || undefined;
 const buildDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const app = await createApp(buildDir);
+const app = await createApp(buildDir).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
 
 const server = app.listen(port, host ?? "0.0.0.0", () => {
   const address = server.address();

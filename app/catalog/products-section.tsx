@@ -1,4 +1,5 @@
 import { NextStepLink } from "../chrome/next-step-link";
+import { StoreImage } from "../image/store-image";
 import { Money, Percent } from "../market/money-text";
 import { formatMoney } from "../market/money";
 import { useStorefront } from "../market/storefront-context";
@@ -13,6 +14,7 @@ function BundleCard({ line }: { line: OfferLine }) {
   return (
     <li className={`bundle-card${line.mostPopular ? " bundle-card--popular" : ""}`} data-testid="product-card" aria-labelledby={headingId}>
       {line.mostPopular ? <p className="bundle-card__popular">{t("products.mostPopular")}</p> : null}
+      <StoreImage className="bundle-card__image" src={`${line.image}.svg`} preset="packshot" alt={line.productName} />
       <h3 id={headingId} className="bundle-card__title">
         {line.productName} – {t("products.units", { units: line.units })}
       </h3>

@@ -10,6 +10,7 @@ import {
   type ReactNode,
 } from "react";
 import { useRouteName } from "../funnel/route-name";
+import { StoreImage } from "../image/store-image";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import { isLandingRoute } from "./footer-rules";
@@ -88,14 +89,7 @@ function SectionBody({ section, texts }: { section: ModalSection; texts: LegalTe
   return (
     <>
       {section === "ingredients" ? (
-        <img
-          className="info-modal__image"
-          src="/images/ingredients.svg"
-          width="640"
-          height="320"
-          alt={t("modal.ingredientsImageAlt")}
-          loading="lazy"
-        />
+        <StoreImage className="info-modal__image" src="ingredients.svg" preset="illustration" alt={t("modal.ingredientsImageAlt")} />
       ) : null}
       {texts[section].paragraphs.map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>

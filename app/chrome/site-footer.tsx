@@ -6,6 +6,7 @@ import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import { footerBehaviour } from "./footer-rules";
 import { useOpenInfoModal } from "./info-modal";
+import { PaymentAndDelivery } from "./payment-and-delivery";
 import type { ModalSection } from "./legal-texts";
 
 function ModalLink({ section, testId, label }: { section: ModalSection; testId: string; label: string }) {
@@ -96,6 +97,7 @@ export function SiteFooter() {
           </li>
         </ul>
       </nav>
+      <PaymentAndDelivery />
       {behaviour.showContactDetails ? <ContactDetails /> : null}
       <p className="site-footer__note">{t("footer.note")}</p>
       <p className="site-footer__copyright">{t("footer.copyright", { year })}</p>

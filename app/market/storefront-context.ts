@@ -1,5 +1,6 @@
 import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { createContext, useContext } from "react";
+import type { ImageSettings } from "../image/providers";
 import type { CountryCode, LocaleCode, Market } from "./markets";
 
 /** One locale's messages, already parsed from ICU MessageFormat on the server. */
@@ -23,6 +24,8 @@ export interface StorefrontConfig {
   siteUrl: string;
   helpCentreUrl: string;
   contact: ContactDetails;
+  /** Where images come from (`IMAGE_PROVIDER`, `CLOUDFLARE_IMAGES_ACCOUNT_HASH`). */
+  images: ImageSettings;
 }
 
 /**

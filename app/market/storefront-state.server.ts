@@ -2,6 +2,7 @@ import contact from "../../content/contact.json";
 import site from "../../content/site.json";
 import { alpha2ByCountryName } from "./countries.server";
 import { resolveCountry } from "./country-resolution";
+import { imageSettings } from "../platform/settings.server";
 import { geoHeaderNames } from "./geo-headers.server";
 import { marketFor } from "./markets";
 import { messagesFor, usableLocale } from "./messages.server";
@@ -18,5 +19,5 @@ export function resolveStorefrontState(request: Request, localeParam: string | u
   });
   const market = marketFor(country);
   const lang = usableLocale(market.locale);
-  return { geo, country, lang, market, messages: messagesFor(lang), config: { ...site, contact }, year: new Date().getFullYear() };
+  return { geo, country, lang, market, messages: messagesFor(lang), config: { ...site, contact, images: imageSettings() }, year: new Date().getFullYear() };
 }

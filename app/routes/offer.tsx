@@ -4,6 +4,7 @@ import { loadPageOffer } from "../catalog/offer-loader.server";
 import { ProductsSection } from "../catalog/products-section";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
+import { StoreImage } from "../image/store-image";
 
 export function loader(args: Route.LoaderArgs) {
   return loadPageOffer(args);
@@ -13,11 +14,15 @@ export function loader(args: Route.LoaderArgs) {
 export default function OfferPage() {
   const { offer } = useLoaderData<typeof loader>();
   const isAdvertorial = useMatches().at(-1)?.id.startsWith("offer2") ?? false;
+  const hero = offer.lines[0];
   return (
     <>
-      <PageIntro messagePrefix={isAdvertorial ? "pages.advertorial" : "pages.offer"}>
-        <OrderNowButton navigate={false} />
-      </PageIntro>
+      <div className="offer-hero">
+        <PageIntro messagePrefix={isAdvertorial ? "pages.advertorial" : "pages.offer"}>
+          <OrderNowButton navigate={false} />
+        </PageIntro>
+        {hero ? <StoreImage className="offer-hero__image" src={`${hero.image}.svg`} preset="hero" alt={hero.productName} priority /> : null}
+      </div>
       <ProductsSection offer={offer} />
     </>
   );

@@ -15,7 +15,7 @@ export function storefrontState(country: CountryCode = "GB"): StorefrontState {
   const market = marketFor(country);
   const source = messageFiles[`../../content/messages/${market.locale}.json`] ?? {};
   const messages: Messages = Object.fromEntries(Object.entries(source).map(([key, value]) => [key, parse(value)]));
-  return { geo: country, country, lang: market.locale, market, messages, config: { ...site, contact }, year: 2026 };
+  return { geo: country, country, lang: market.locale, market, messages, config: { ...site, contact, images: { provider: "local" } }, year: 2026 };
 }
 
 export function WithStorefront({ country = "GB", children }: { country?: CountryCode; children: ReactNode }) {
