@@ -12,6 +12,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import site from "../content/site.json";
+import { AnalyticsProvider } from "./analytics/analytics";
 import { InfoModalProvider } from "./chrome/info-modal";
 import { findRouteEntry } from "./funnel/route-table";
 import { alternateLinks, canonicalUrl } from "./market/alternate-links";
@@ -106,7 +107,13 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <StorefrontContext.Provider value={state ?? null}>
-          {state ? <InfoModalProvider>{children}</InfoModalProvider> : children}
+          {state ? (
+            <InfoModalProvider>
+              <AnalyticsProvider>{children}</AnalyticsProvider>
+            </InfoModalProvider>
+          ) : (
+            children
+          )}
         </StorefrontContext.Provider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

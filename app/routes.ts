@@ -18,5 +18,6 @@ export default [
     return name === "none" ? children : [layout(`layouts/${name}.tsx`, { id: `layout-${name}` }, children)];
   }),
   route("legal-texts/:lang", "routes/legal-texts.ts", { id: "legal-texts" }),
+  route("storefront-settings", "routes/storefront-settings.ts", { id: "storefront-settings" }),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

@@ -1,3 +1,4 @@
+import { useAnalytics } from "../analytics/analytics";
 import { useCarriedSearch } from "../funnel/carried-search";
 import { FunnelLink } from "../funnel/funnel-link";
 import { routePath, withQuery } from "../funnel/paths";
@@ -70,6 +71,7 @@ export function SiteFooter() {
   const t = useTranslate();
   const { year, config } = useStorefront();
   const behaviour = footerBehaviour(useRouteName());
+  const analytics = useAnalytics();
   return (
     <footer className="site-footer" data-testid="site-footer">
       <nav aria-label={t("footer.linksLabel")}>
@@ -86,6 +88,13 @@ export function SiteFooter() {
           <li>
             <ModalLink section="privacy" testId="footer-privacy" label={t("footer.privacy")} />
           </li>
+          {analytics.enabled ? (
+            <li>
+              <button type="button" className="link-button" data-testid="consent-settings" onClick={analytics.openConsentSettings}>
+                {t("consent.settings")}
+              </button>
+            </li>
+          ) : null}
           <li>
             {behaviour.contact === "modal" ? (
               <ModalLink section="contact" testId="footer-contact" label={t("footer.contact")} />

@@ -17,6 +17,16 @@ describe("the production server", () => {
     expect(code).toBe(0);
   });
 
+  it.each([
+    [{ GTM_ID: "gtm-abc12" }, "'gtm-abc12' is not a valid GTM-ID (/^GTM-[0-9A-Z]+$/). Did you mean 'GTM-ABC12'?"],
+    [{ IMAGE_PROVIDER: "imgix" }, "Unknown provider: imgix"],
+    [{ IMAGE_PROVIDER: "cloudflare" }, "CLOUDFLARE_IMAGES_ACCOUNT_HASH must be set"],
+  ])("refuses to start with %j, saying why", (env, message) => {
+    const result = spawnSync(process.execPath, [serverEntry], { env: { ...process.env, PORT: "0", ...env }, encoding: "utf8" });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(message);
+  });
+
   it.each(["abc", "-1", "70000", "3000.5"])("refuses PORT=%s with a message naming the variable", (port) => {
     const result = spawnSync(process.execPath, [serverEntry], { env: { ...process.env, PORT: port }, encoding: "utf8" });
     expect(result.status).toBe(1);
