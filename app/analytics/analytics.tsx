@@ -23,38 +23,37 @@ export function useAnalytics(): AnalyticsControls {
  * The tag manager id is a runtime setting, read after hydration (prerendered pages do not carry
  * it). Without one there is no tag manager, no data layer and no consent banner at all.
  */
-function useGtmId(): string | null {
-  const [gtmId, setGtmId] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    fetch(storefrontSettingsPath)
-      .then((response) => (response.ok ? (response.json() as Promise<{ gtmId: string | null }>) : { gtmId: null }))
-      .then((settings) => current && setGtmId(settings.gtmId))
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, []);
-  return gtmId;
+async function fetchGtmId(): Promise<string | null> {
+  const response = await fetch(storefrontSettingsPath);
+  return response.ok ? ((await response.json()) as { gtmId: string | null }).gtmId : null;
 }
 
 export function AnalyticsProvider({ children }: { children: ReactNode }) {
-  const gtmId = useGtmId();
+  const [gtmId, setGtmId] = useState<string | null>(null);
   const [choice, setChoice] = useState<ConsentChoice | null>(null);
   const [bannerOpen, setBannerOpen] = useState(false);
   const { pathname, search } = useLocation();
   const routeName = useRouteName();
 
-  // Consent defaults go first, before any tag; a remembered choice applies at once.
   useEffect(() => {
-    if (!gtmId) return;
-    pushConsentDefaults();
-    const remembered = readConsent();
-    setChoice(remembered);
-    setBannerOpen(remembered === null);
-    if (remembered) pushConsentUpdate(remembered);
-    if (remembered === "granted") loadTagManager(gtmId);
-  }, [gtmId]);
+    let current = true;
+    fetchGtmId()
+      .then((id) => {
+        if (!current || !id) return;
+        // Consent defaults go first, before any tag; a remembered choice applies at once.
+        pushConsentDefaults();
+        const remembered = readConsent();
+        if (remembered) pushConsentUpdate(remembered);
+        if (remembered === "granted") loadTagManager(id);
+        setChoice(remembered);
+        setBannerOpen(remembered === null);
+        setGtmId(id);
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, []);
 
   useEffect(() => {
     if (gtmId) pushContentView(pathname, search, routeName);
