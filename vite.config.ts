@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
 import { storefrontImages } from "./app/image/vite-plugin-images";
+import { buildInfo } from "./app/platform/vite-plugin-build-info";
 
 const icuParser = "@formatjs/icu-messageformat-parser";
 
@@ -21,7 +22,7 @@ function browserWithoutIcuParser(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [browserWithoutIcuParser(), storefrontImages(), reactRouter()],
+  plugins: [browserWithoutIcuParser(), storefrontImages(), buildInfo(), reactRouter()],
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },

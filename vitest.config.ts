@@ -1,7 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { storefrontImages } from "./app/image/vite-plugin-images";
 
 export default defineConfig({
+  plugins: [storefrontImages()],
   resolve: {
     alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) },
   },

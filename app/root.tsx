@@ -13,7 +13,7 @@ import {
 import type { Route } from "./+types/root";
 import site from "../content/site.json";
 import { AnalyticsProvider } from "./analytics/analytics";
-import { InfoModalProvider } from "./chrome/info-modal";
+import { InfoModalProvider } from "./chrome/info-modal-context";
 import { findRouteEntry } from "./funnel/route-table";
 import { alternateLinks, canonicalUrl } from "./market/alternate-links";
 import { geoHeaderNames } from "./market/geo-headers.server";
@@ -22,6 +22,8 @@ import { storefrontStateContext } from "./market/request-context";
 import { StorefrontContext, type StorefrontState } from "./market/storefront-context";
 import { resolveStorefrontState } from "./market/storefront-state.server";
 import { useCspNonce } from "./platform/csp-nonce";
+import { guardNavigation } from "./platform/navigation-guard";
+import { PlatformWatchers } from "./platform/platform-watchers";
 import { ErrorPage, notFoundForLocale, readErrorPayload, type ErrorPayload } from "./platform/error-page";
 import "./styles/global.css";
 
@@ -42,6 +44,9 @@ export const middleware: Route.MiddlewareFunction[] = [
     context.set(storefrontStateContext, resolveStorefrontState(request, params.locale));
   },
 ];
+
+/** Before every client-side navigation: new-build and chunk-failure handling (behaviours §2, §3). */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [({ request }, next) => guardNavigation(request.url, next)];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   // Prerendered at build time this is empty; links use it until hydration (see useCarriedSearch).
@@ -110,6 +115,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {state ? (
             <InfoModalProvider>
               <AnalyticsProvider>{children}</AnalyticsProvider>
+              <PlatformWatchers />
             </InfoModalProvider>
           ) : (
             children

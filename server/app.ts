@@ -67,13 +67,21 @@ export async function createApp(buildDir: string): Promise<express.Express> {
       setHeaders: (res) => res.setHeader("Content-Security-Policy", staticPolicy),
     }),
   );
+  // The latest-build file must be fresh within a second; a build's meta file never changes.
+  app.use("/builds", (req, res, next) => {
+    res.setHeader("Cache-Control", req.path === "/latest.json" ? "public, max-age=1" : "public, max-age=31536000, immutable");
+    next();
+  });
   app.use(servePrerendered(prerendered));
   app.use(
     express.static(clientDir, {
       index: false,
       redirect: false,
-      maxAge: "1h",
-      setHeaders: (res) => res.setHeader("Content-Security-Policy", staticPolicy),
+      cacheControl: false,
+      setHeaders: (res) => {
+        res.setHeader("Content-Security-Policy", staticPolicy);
+        if (!res.hasHeader("Cache-Control")) res.setHeader("Cache-Control", "public, max-age=3600");
+      },
     }),
   );
   app.use(createRequestHandler({ build }));

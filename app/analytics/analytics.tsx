@@ -1,17 +1,19 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useLocation } from "react-router";
 import { useRouteName } from "../funnel/route-name";
-import { ConsentBanner } from "./consent-banner";
+import { fetchRuntimeSettings } from "../platform/runtime-settings";
+
 import { readConsent, storeConsent } from "./consent-store";
 import { loadTagManager, pushConsentDefaults, pushConsentUpdate, pushContentView, type ConsentChoice } from "./data-layer";
-
-export const storefrontSettingsPath = "/storefront-settings";
 
 interface AnalyticsControls {
   /** Whether a tag manager is configured, so there is something to consent to. */
   enabled: boolean;
   openConsentSettings: () => void;
 }
+
+// Only visitors who have not chosen yet (or open the settings) need the banner's code.
+const ConsentBanner = lazy(() => import("./consent-banner").then((module) => ({ default: module.ConsentBanner })));
 
 const AnalyticsContext = createContext<AnalyticsControls>({ enabled: false, openConsentSettings: () => undefined });
 
@@ -23,11 +25,6 @@ export function useAnalytics(): AnalyticsControls {
  * The tag manager id is a runtime setting, read after hydration (prerendered pages do not carry
  * it). Without one there is no tag manager, no data layer and no consent banner at all.
  */
-async function fetchGtmId(): Promise<string | null> {
-  const response = await fetch(storefrontSettingsPath);
-  return response.ok ? ((await response.json()) as { gtmId: string | null }).gtmId : null;
-}
-
 export function AnalyticsProvider({ children }: { children: ReactNode }) {
   const [gtmId, setGtmId] = useState<string | null>(null);
   const [choice, setChoice] = useState<ConsentChoice | null>(null);
@@ -37,8 +34,8 @@ export function AnalyticsProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let current = true;
-    fetchGtmId()
-      .then((id) => {
+    fetchRuntimeSettings()
+      .then(({ gtmId: id }) => {
         if (!current || !id) return;
         // Consent defaults go first, before any tag; a remembered choice applies at once.
         pushConsentDefaults();
@@ -74,7 +71,11 @@ export function AnalyticsProvider({ children }: { children: ReactNode }) {
   return (
     <AnalyticsContext.Provider value={controls}>
       {children}
-      {gtmId && bannerOpen ? <ConsentBanner current={choice} onDecide={decide} /> : null}
+      {gtmId && bannerOpen ? (
+        <Suspense fallback={null}>
+          <ConsentBanner current={choice} onDecide={decide} />
+        </Suspense>
+      ) : null}
     </AnalyticsContext.Provider>
   );
 }

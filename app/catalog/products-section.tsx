@@ -14,7 +14,7 @@ function BundleCard({ line }: { line: OfferLine }) {
   return (
     <li className={`bundle-card${line.mostPopular ? " bundle-card--popular" : ""}`} data-testid="product-card" aria-labelledby={headingId}>
       {line.mostPopular ? <p className="bundle-card__popular">{t("products.mostPopular")}</p> : null}
-      <StoreImage className="bundle-card__image" src={`${line.image}.svg`} preset="packshot" alt={line.productName} />
+      <StoreImage className="bundle-card__image" src={`${line.image}.svg`} preset="packshot" alt={line.productName} placeholder />
       <h3 id={headingId} className="bundle-card__title">
         {line.productName} – {t("products.units", { units: line.units })}
       </h3>

@@ -1,4 +1,5 @@
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { FunnelLink } from "../funnel/funnel-link";
 import { useCarriedSearch } from "../funnel/carried-search";
 import { orderTarget } from "../funnel/order-target";
 import { useRouteName } from "../funnel/route-name";
@@ -51,9 +52,9 @@ export function OrderNowButton({ navigate = true, label, loading = false, clicka
   if (navigate) {
     const target = orderTarget({ routeName, pathname, search, routeValue: market.routeValue });
     return (
-      <Link to={target} className={className} data-testid="order-now">
+      <FunnelLink to={target} className={className} data-testid="order-now">
         {text}
-      </Link>
+      </FunnelLink>
     );
   }
   return (

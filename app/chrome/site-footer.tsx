@@ -6,7 +6,7 @@ import { useRouteName } from "../funnel/route-name";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import { footerBehaviour } from "./footer-rules";
-import { useOpenInfoModal } from "./info-modal";
+import { useOpenInfoModal } from "./info-modal-context";
 import { PaymentAndDelivery } from "./payment-and-delivery";
 import type { ModalSection } from "./legal-texts";
 

@@ -11,6 +11,11 @@ import sharp from "sharp";
 import type { ImageEntry, ImageManifest } from "./image-manifest";
 
 export const widthLadder = [80, 160, 240, 320, 480, 640, 800, 960, 1280, 1600, 1920];
+/**
+ * Only product images get a blurred stand-in (they appear lazily in long offer pages); every
+ * placeholder is shipped with every page, so marks and illustrations go without.
+ */
+const withPlaceholder = ["products/"];
 const sourcePattern = /\.(svg|png|jpe?g|webp)$/i;
 
 export interface GeneratedImages {
@@ -55,19 +60,10 @@ async function generateOne(sourceDir: string, name: string, files: Map<string, B
     const webp = await input(bytes, isSvg).resize({ width: variantWidth }).webp({ quality: 80 }).toBuffer();
     files.set(`${base.slice(1)}-${variantWidth}.webp`, webp);
   }
-  const placeholder = await input(bytes, isSvg)
-    .resize(10, 10, { fit: "cover" })
-    .blur(3)
-    .webp({ quality: 50 })
-    .toBuffer();
-  return {
-    width,
-    height,
-    ratio: height / width,
-    widths,
-    base,
-    placeholder: `data:image/webp;base64,${placeholder.toString("base64")}`,
-  };
+  const placeholder = !withPlaceholder.some((prefix) => name.startsWith(prefix))
+    ? ""
+    : `data:image/webp;base64,${(await input(bytes, isSvg).resize(10, 10, { fit: "cover" }).blur(3).webp({ quality: 50 }).toBuffer()).toString("base64")}`;
+  return { width, height, ratio: height / width, widths, base, placeholder };
 }
 
 export async function generateImages(sourceDir: string): Promise<GeneratedImages> {

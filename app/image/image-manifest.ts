@@ -8,7 +8,7 @@ export interface ImageEntry {
   widths: number[];
   /** `/assets/images/{name}-{hash}`; a variant is `{base}-{width}.webp`. */
   base: string;
-  /** A 10 × 10 blurred webp as a data URL. */
+  /** A 10 × 10 blurred webp as a data URL; empty for images that never show one. */
   placeholder: string;
 }
 

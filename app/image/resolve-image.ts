@@ -61,7 +61,7 @@ export function resolveImage(request: ImageRequest, settings: ImageSettings, man
     height: parseSize(height),
     placeholder: placeholderSize
       ? providerName === "local"
-        ? (manifest[src]?.placeholder ?? undefined)
+        ? manifest[src]?.placeholder || undefined
         : buildUrl(src, { ...modifiers, ...placeholderSize })
       : undefined,
   };

@@ -1,5 +1,6 @@
 import { readGtmId } from "../analytics/gtm-id";
 import { readImageSettings, type ImageSettings } from "../image/providers";
+import { defaultBuildCheckIntervalMs, type RuntimeSettings } from "./runtime-settings";
 
 /**
  * Settings read from the environment once. `checkStartupSettings()` is called by the server
@@ -7,6 +8,7 @@ import { readImageSettings, type ImageSettings } from "../image/providers";
  */
 let images: ImageSettings | undefined;
 let gtmId: string | null | undefined;
+let buildCheckIntervalMs: number | undefined;
 
 export function imageSettings(): ImageSettings {
   images ??= readImageSettings(process.env);
@@ -19,7 +21,24 @@ export function gtmSettings(): string | null {
   return gtmId;
 }
 
+/** `BUILD_CHECK_INTERVAL_MS`: how often browsers look for a newer build (default one hour). */
+export function buildCheckInterval(): number {
+  if (buildCheckIntervalMs !== undefined) return buildCheckIntervalMs;
+  const value = process.env.BUILD_CHECK_INTERVAL_MS;
+  if (value === undefined || value === "") return (buildCheckIntervalMs = defaultBuildCheckIntervalMs);
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 100) {
+    throw new Error(`BUILD_CHECK_INTERVAL_MS must be a whole number of milliseconds, at least 100, got '${value}'.`);
+  }
+  return (buildCheckIntervalMs = ms);
+}
+
 export function checkStartupSettings(): void {
   imageSettings();
   gtmSettings();
+  buildCheckInterval();
+}
+
+export function runtimeSettings(): RuntimeSettings {
+  return { gtmId: gtmSettings(), buildCheckIntervalMs: buildCheckInterval() };
 }

@@ -1,6 +1,6 @@
-import { gtmSettings } from "../platform/settings.server";
+import { runtimeSettings } from "../platform/settings.server";
 
 /** Runtime settings the browser needs after hydration; prerendered pages cannot carry them. */
 export function loader() {
-  return Response.json({ gtmId: gtmSettings() }, { headers: { "Cache-Control": "no-cache" } });
+  return Response.json(runtimeSettings(), { headers: { "Cache-Control": "no-cache" } });
 }

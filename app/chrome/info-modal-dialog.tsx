@@ -1,28 +1,11 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type ReactNode,
-} from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useRouteName } from "../funnel/route-name";
 import { StoreImage } from "../image/store-image";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import { isLandingRoute } from "./footer-rules";
+import type { OpenModal } from "./info-modal-context";
 import { legalSections, legalTextsPath, type LegalTexts, type ModalSection } from "./legal-texts";
-
-type OpenModal = (section: ModalSection) => void;
-const InfoModalContext = createContext<OpenModal>(() => undefined);
-
-/** Opens the information modal at a section; available anywhere below the root. */
-export function useOpenInfoModal(): OpenModal {
-  return useContext(InfoModalContext);
-}
 
 // Fetched once per locale and page life; a failed fetch is not cached, so "Try again" refetches.
 const textsCache = new Map<string, Promise<LegalTexts>>();
@@ -122,7 +105,7 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
   }
 }
 
-function InfoModal({ section, onSwitch, onClose }: { section: ModalSection | null; onSwitch: OpenModal; onClose: () => void }) {
+export default function InfoModal({ section, onSwitch, onClose }: { section: ModalSection | null; onSwitch: OpenModal; onClose: () => void }) {
   const t = useTranslate();
   const { lang } = useStorefront();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -187,25 +170,3 @@ function InfoModal({ section, onSwitch, onClose }: { section: ModalSection | nul
   );
 }
 
-/** Holds the modal's state (closed, or open at a section) and renders it once for the page. */
-export function InfoModalProvider({ children }: { children: ReactNode }) {
-  const [section, setSection] = useState<ModalSection | null>(null);
-  const opener = useRef<HTMLElement | null>(null);
-  const open = useCallback<OpenModal>((next) => {
-    if (document.activeElement instanceof HTMLElement && !document.activeElement.closest("dialog")) {
-      opener.current = document.activeElement;
-    }
-    setSection(next);
-  }, []);
-  const close = useCallback(() => {
-    setSection(null);
-    opener.current?.focus();
-  }, []);
-  const value = useMemo(() => open, [open]);
-  return (
-    <InfoModalContext.Provider value={value}>
-      {children}
-      <InfoModal section={section} onSwitch={open} onClose={close} />
-    </InfoModalContext.Provider>
-  );
-}

@@ -6,7 +6,7 @@ import legalTexts from "../../content/legal/en_GB.json";
 import danish from "../../content/messages/da_DK.json";
 import { WithStorefront } from "../test-support/storefront";
 import type { CountryCode } from "../market/markets";
-import { InfoModalProvider, useOpenInfoModal } from "./info-modal";
+import { InfoModalProvider, useOpenInfoModal } from "./info-modal-context";
 import type { ModalSection } from "./legal-texts";
 
 function Opener({ section }: { section: ModalSection }) {
@@ -59,7 +59,7 @@ describe("information modal sections", () => {
   it("claimOffer shows the coupon code from content", async () => {
     renderModal("claimOffer", "GB");
     await act(async () => fireEvent.click(screen.getByText("open claimOffer")));
-    const panel = await screen.findByTestId("info-modal");
+    const panel = await screen.findByTestId("info-modal", {}, { timeout: 5000 });
     expect(panel.getAttribute("data-section")).toBe("claimOffer");
     expect((await screen.findByText("WELCOME10")).tagName).toBe("STRONG");
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe(legalTexts.claimOffer.title);
@@ -68,7 +68,7 @@ describe("information modal sections", () => {
   it("cancelOffer shows the thank-you text and no legal navigation", async () => {
     renderModal("cancelOffer", "SE");
     await act(async () => fireEvent.click(screen.getByText("open cancelOffer")));
-    expect(await screen.findByText(legalTexts.cancelOffer.paragraphs[0] as string)).toBeDefined();
+    expect(await screen.findByText(legalTexts.cancelOffer.paragraphs[0] as string, {}, { timeout: 5000 })).toBeDefined();
     expect(screen.queryByRole("navigation")).toBeNull();
   });
 
@@ -76,7 +76,7 @@ describe("information modal sections", () => {
     vi.stubGlobal("fetch", vi.fn(async () => new Response("", { status: 503 })));
     renderModal("privacy", "DK");
     await act(async () => fireEvent.click(screen.getByText("open privacy")));
-    expect((await screen.findByRole("alert")).textContent).toContain(danish["modal.loadFailed"]);
+    expect((await screen.findByRole("alert", {}, { timeout: 5000 })).textContent).toContain(danish["modal.loadFailed"]);
     vi.stubGlobal("fetch", vi.fn(async () => Response.json(legalTexts)));
     await act(async () => fireEvent.click(screen.getByText(danish["modal.retry"])));
     expect(await screen.findByText(legalTexts.privacy.paragraphs[0] as string)).toBeDefined();
