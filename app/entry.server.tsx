@@ -7,6 +7,7 @@ import type { EntryContext } from "react-router";
 import { ServerRouter } from "react-router";
 import { contentSecurityPolicy, nonceSource } from "../server/csp";
 import { CspNonceContext } from "./platform/csp-nonce";
+import { stripModulePreloads } from "./platform/strip-module-preloads";
 
 export { checkStartupSettings } from "./platform/settings.server";
 
@@ -46,7 +47,7 @@ export default function handleRequest(
           resolve(
             new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
           );
-          pipe(body);
+          pipe(stripModulePreloads()).pipe(body);
         },
         onShellError(error: unknown) {
           reject(error);
