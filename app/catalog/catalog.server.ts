@@ -52,30 +52,42 @@ export function offerIdForRoute(routeName: string): string {
   return catalog.offers.offerByRoute[plainRouteName(routeName)] ?? catalog.offers.defaultOffer;
 }
 
+function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopular: boolean): OfferLine {
+  const entry = bundles.get(lineId);
+  if (!entry) throw new Error(`No bundle "${lineId}"`);
+  const history = entry.bundle.prices[currency] ?? [];
+  const price = currentPrice(history, today);
+  if (!price) throw new Error(`Bundle "${lineId}" has no ${currency} price on ${today.toISOString().slice(0, 10)}`);
+  return {
+    bundleId: entry.bundle.id,
+    productId: entry.product.id,
+    productName: entry.product.name,
+    image: entry.product.image,
+    units: entry.bundle.units,
+    currency,
+    priceMinor: price.grossMinor,
+    unitPriceMinor: unitPriceMinor(price.grossMinor, entry.bundle.units),
+    referenceMinor: referencePrice(history, today) ?? null,
+    savings: { percent: savingsPercent(history, today) },
+    mostPopular,
+  };
+}
+
+/** One bundle priced for a currency on a day (upsells sell a single bundle). */
+export function pricedBundle(bundleId: string, currency: CurrencyCode, today: Date): OfferLine {
+  return priceLine(bundleId, currency, today, false);
+}
+
+/** Every bundle of the catalog, priced: what a thank-you page may have to name. */
+export function pricedCatalog(currency: CurrencyCode, today: Date): Record<string, OfferLine> {
+  return Object.fromEntries([...bundles.keys()].map((id) => [id, priceLine(id, currency, today, false)]));
+}
+
 /** The offer a route sells, priced for one currency on one day. */
 export function offerForRoute(routeName: string, currency: CurrencyCode, today: Date): OfferView {
   const id = offerIdForRoute(routeName);
   const offer = catalog.offers.offers[id];
   if (!offer) throw new Error(`No offer "${id}"`);
-  const lines = offer.lines.map((lineId): OfferLine => {
-    const entry = bundles.get(lineId);
-    if (!entry) throw new Error(`No bundle "${lineId}"`);
-    const history = entry.bundle.prices[currency] ?? [];
-    const price = currentPrice(history, today);
-    if (!price) throw new Error(`Bundle "${lineId}" has no ${currency} price on ${today.toISOString().slice(0, 10)}`);
-    return {
-      bundleId: entry.bundle.id,
-      productId: entry.product.id,
-      productName: entry.product.name,
-      image: entry.product.image,
-      units: entry.bundle.units,
-      currency,
-      priceMinor: price.grossMinor,
-      unitPriceMinor: unitPriceMinor(price.grossMinor, entry.bundle.units),
-      referenceMinor: referencePrice(history, today) ?? null,
-      savings: { percent: savingsPercent(history, today) },
-      mostPopular: lineId === offer.mostPopular,
-    };
-  });
+  const lines = offer.lines.map((lineId) => priceLine(lineId, currency, today, lineId === offer.mostPopular));
   return { id, lines, countdownMinutes: offer.countdownMinutes };
 }

@@ -1,4 +1,5 @@
 import { NextStepLink } from "../chrome/next-step-link";
+import { recordChoice } from "../funnel/choices";
 import { StoreImage } from "../image/store-image";
 import { Money, Percent } from "../market/money-text";
 import { formatMoney } from "../market/money";
@@ -33,7 +34,7 @@ function BundleCard({ line }: { line: OfferLine }) {
         </p>
       ) : null}
       <p className="bundle-card__delivery">{t("products.delivery")}</p>
-      <NextStepLink to="upsell" label={t("products.buy", { price })} />
+      <NextStepLink to="upsell" label={t("products.buy", { price })} onClick={() => recordChoice({ bundleId: line.bundleId, accepted: true })} />
     </li>
   );
 }

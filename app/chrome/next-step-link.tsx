@@ -3,9 +3,17 @@ import { useLocalizedPath } from "../funnel/localized-path";
 import type { PlainRouteName } from "../funnel/route-table";
 
 /** The call to action that leads to the next step of the funnel, in the visitor's market. */
-export function NextStepLink({ to, label, testId }: { to: PlainRouteName; label: string; testId?: string }) {
+interface NextStepLinkProps {
+  to: PlainRouteName;
+  label: string;
+  testId?: string;
+  className?: string;
+  onClick?: () => void;
+}
+
+export function NextStepLink({ to, label, testId, className = "button button--primary", onClick }: NextStepLinkProps) {
   return (
-    <FunnelLink to={useLocalizedPath(to)} className="button button--primary" data-testid={testId}>
+    <FunnelLink to={useLocalizedPath(to)} className={className} data-testid={testId} onClick={onClick}>
       {label}
     </FunnelLink>
   );

@@ -55,7 +55,8 @@ function ContactDetails() {
           {contact.email}
         </a>
       </span>
-      <span data-testid="footer-address" aria-label={t("footer.address")}>
+      <span data-testid="footer-address">
+        <span className="visually-hidden">{t("footer.address")}: </span>
         {contact.addressLines.map((line) => (
           <span className="site-footer__address-line" key={line}>
             {line}

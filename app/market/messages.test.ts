@@ -23,6 +23,8 @@ function argumentNames(message: string, locale: string): string[] {
 }
 
 const source = readMessages(sourceLocale);
+/** SI unit symbols are written the same in every language. */
+const unitSymbols = new Set(["quiz.unit.cm", "quiz.unit.kg"]);
 
 describe.each(localeCodes)("messages of %s", (locale) => {
   const messages = readMessages(locale);
@@ -38,7 +40,7 @@ describe.each(localeCodes)("messages of %s", (locale) => {
   });
 
   it.skipIf(locale === sourceLocale)("translates every message", () => {
-    const untranslated = Object.keys(source).filter((key) => messages[key] === source[key]);
+    const untranslated = Object.keys(source).filter((key) => messages[key] === source[key] && !unitSymbols.has(key));
     expect(untranslated).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { sessionStore } from "./browser-storage";
 import { claimFullLoad } from "./reload-guard";
 import { loadRouteModules } from "./route-modules";
 
@@ -10,13 +11,6 @@ export function markNewBuild(): void {
 
 const never = () => new Promise<never>(() => undefined);
 
-function sessionStore(): Storage | undefined {
-  try {
-    return window.sessionStorage;
-  } catch {
-    return undefined;
-  }
-}
 
 /** A full load of the target, unless the loop guard says this target failed moments ago. */
 function fullLoadIfAllowed(target: string): boolean {

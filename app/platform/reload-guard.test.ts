@@ -1,19 +1,7 @@
+import { memoryStorage } from "../test-support/memory-storage";
 import { describe, expect, it } from "vitest";
 import { claimFullLoad, reloadGuardKey } from "./reload-guard";
 
-function memoryStorage(initial: Record<string, string> = {}): Storage {
-  const data = new Map(Object.entries(initial));
-  return {
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (key) => data.get(key) ?? null,
-    key: (index) => [...data.keys()][index] ?? null,
-    removeItem: (key) => void data.delete(key),
-    setItem: (key, value) => void data.set(key, String(value)),
-  };
-}
 
 describe("claimFullLoad", () => {
   const now = 1_800_000_000_000;

@@ -1,11 +1,29 @@
+import { useLoaderData } from "react-router";
+import type { Route } from "./+types/feedback";
 import { PageIntro } from "../chrome/page-intro";
 import { SiteHeader } from "../chrome/site-header";
+import { FeedbackForm, feedbackFields } from "../forms/feedback-form";
+import { handleFormPost } from "../forms/form-action.server";
+import { validateFeedback } from "../forms/validation";
+import { funnelTextsFor } from "../funnel/content.server";
+import { storefrontStateContext } from "../market/request-context";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { form: funnelTextsFor(context.get(storefrontStateContext).lang).feedbackForm };
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return handleFormPost(request, feedbackFields, validateFeedback);
+}
 
 export default function FeedbackPage() {
+  const { form } = useLoaderData<typeof loader>();
   return (
     <>
       <SiteHeader variant="feedback" />
-      <PageIntro messagePrefix="pages.feedback" />
+      <PageIntro messagePrefix="pages.feedback">
+        <FeedbackForm texts={form} />
+      </PageIntro>
     </>
   );
 }

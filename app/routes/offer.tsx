@@ -1,29 +1,56 @@
-import { useLoaderData, useMatches } from "react-router";
+import { useLoaderData } from "react-router";
 import type { Route } from "./+types/offer";
-import { loadPageOffer } from "../catalog/offer-loader.server";
+import { ExitIntent } from "../catalog/exit-intent";
+import { OfferSections } from "../catalog/offer-sections";
+import { loadOfferPage } from "../catalog/offer-loader.server";
 import { ProductsSection } from "../catalog/products-section";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
+import { useRouteName } from "../funnel/route-name";
 import { StoreImage } from "../image/store-image";
 
 export function loader(args: Route.LoaderArgs) {
-  return loadPageOffer(args);
+  return loadOfferPage(args);
 }
 
-/** Every offer route renders this template; /offer2 is the advertorial that leads to the offer. */
+/**
+ * Every offer route renders this template, configured by content: the offer (which bundles, in
+ * which order) from `content/catalog/offers.json`, the product's texts from `content/products/`.
+ * /offer2 is the advertorial that leads to the offer; /offerexitpop adds the exit-intent dialog.
+ */
 export default function OfferPage() {
-  const { offer } = useLoaderData<typeof loader>();
-  const isAdvertorial = useMatches().at(-1)?.id.startsWith("offer2") ?? false;
+  const { offer, product, sections, advertorial, exitIntent } = useLoaderData<typeof loader>();
+  const routeName = useRouteName();
   const hero = offer.lines[0];
+  if (routeName.startsWith("offer2")) {
+    return (
+      <article className="advertorial">
+        <title>{advertorial.title}</title>
+        <p className="advertorial__kicker">{advertorial.kicker}</p>
+        <h1>{advertorial.title}</h1>
+        <p className="page-intro__lead">{advertorial.standfirst}</p>
+        {hero ? <StoreImage className="offer-hero__image" src={`${hero.image}.svg`} preset="hero" alt={hero.productName} priority /> : null}
+        {advertorial.paragraphs.map((paragraph) => (
+          <p key={paragraph}>{paragraph}</p>
+        ))}
+        <OrderNowButton navigate={false} label={advertorial.cta} />
+        <ProductsSection offer={offer} />
+        <OfferSections product={product} titles={sections} />
+      </article>
+    );
+  }
   return (
     <>
       <div className="offer-hero">
-        <PageIntro messagePrefix={isAdvertorial ? "pages.advertorial" : "pages.offer"}>
+        <PageIntro messagePrefix="pages.offer">
+          <p>{product.tagline}</p>
           <OrderNowButton navigate={false} />
         </PageIntro>
         {hero ? <StoreImage className="offer-hero__image" src={`${hero.image}.svg`} preset="hero" alt={hero.productName} priority /> : null}
       </div>
       <ProductsSection offer={offer} />
+      <OfferSections product={product} titles={sections} />
+      {routeName.startsWith("offerexitpop") ? <ExitIntent texts={exitIntent} /> : null}
     </>
   );
 }

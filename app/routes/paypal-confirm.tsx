@@ -1,14 +1,22 @@
+import { useLoaderData } from "react-router";
+import type { Route } from "./+types/paypal-confirm";
 import { PageIntro } from "../chrome/page-intro";
+import { funnelTextsFor } from "../funnel/content.server";
 import { FunnelLink } from "../funnel/funnel-link";
-import { routePath } from "../funnel/paths";
-import { useTranslate } from "../market/translate";
+import { confirmTarget } from "../funnel/paypal-target";
+import { storefrontStateContext } from "../market/request-context";
+
+export function loader({ params, context }: Route.LoaderArgs) {
+  const { market, lang } = context.get(storefrontStateContext);
+  return { target: confirmTarget(params.from, market.routeValue), label: funnelTextsFor(lang).paypalConfirm.continue };
+}
 
 export default function PaypalConfirmPage() {
-  const t = useTranslate();
+  const { target, label } = useLoaderData<typeof loader>();
   return (
     <PageIntro messagePrefix="pages.paypalConfirm">
-      <FunnelLink to={routePath("thankyou")} className="button button--primary">
-        {t("common.continue")}
+      <FunnelLink to={target} className="button button--primary" data-testid="paypal-continue">
+        {label}
       </FunnelLink>
     </PageIntro>
   );

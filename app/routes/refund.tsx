@@ -1,5 +1,29 @@
+import { useLoaderData } from "react-router";
+import type { Route } from "./+types/refund";
+import { LegalTextSection } from "../chrome/legal-text-section";
+import { legalTextsFor } from "../chrome/legal-texts.server";
 import { PageIntro } from "../chrome/page-intro";
+import { handleFormPost } from "../forms/form-action.server";
+import { RefundForm, refundFields } from "../forms/refund-form";
+import { validateRefund } from "../forms/validation";
+import { funnelTextsFor } from "../funnel/content.server";
+import { storefrontStateContext } from "../market/request-context";
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { lang } = context.get(storefrontStateContext);
+  return { refund: legalTextsFor(lang)?.refund, form: funnelTextsFor(lang).refundForm };
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return handleFormPost(request, refundFields, validateRefund);
+}
 
 export default function RefundPage() {
-  return <PageIntro messagePrefix="pages.refund" />;
+  const { refund, form } = useLoaderData<typeof loader>();
+  return (
+    <PageIntro messagePrefix="pages.refund">
+      <LegalTextSection text={refund} id="refund-terms-title" />
+      <RefundForm texts={form} />
+    </PageIntro>
+  );
 }

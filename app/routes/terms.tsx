@@ -1,5 +1,20 @@
+import { useLoaderData } from "react-router";
+import type { Route } from "./+types/terms";
+import { LegalTextSection } from "../chrome/legal-text-section";
+import { legalTextsFor } from "../chrome/legal-texts.server";
 import { PageIntro } from "../chrome/page-intro";
+import { storefrontStateContext } from "../market/request-context";
 
+export function loader({ context }: Route.LoaderArgs) {
+  return { terms: legalTextsFor(context.get(storefrontStateContext).lang)?.termsOfService };
+}
+
+/** The terms and conditions of the visitor's market, in its language. */
 export default function TermsPage() {
-  return <PageIntro messagePrefix="pages.terms" />;
+  const { terms } = useLoaderData<typeof loader>();
+  return (
+    <PageIntro messagePrefix="pages.terms">
+      <LegalTextSection text={terms} id="terms-title" />
+    </PageIntro>
+  );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
+import { pageTypes } from "./html-validity.test";
 import { seriousViolations } from "./support/axe";
 import { openHydrated, openPageSession } from "./support/chromium";
 
@@ -7,13 +8,20 @@ const baseUrl = inject("baseUrl");
 const session = openPageSession({ width: 390, height: 844 }, { bypassCSP: true });
 
 describe("accessibility (axe-core, WCAG 2.1 AA)", () => {
-  it.each(["/", "/offer/fr", "/offer2/de", "/take2/gb", "/lionoffer/se", "/v1/fi", "/summary/ch", "/upsell/it", "/thankyou/es", "/feedback/dk", "/addapp/ch-fr", "/offer/xx"])(
+  it.each(pageTypes)(
     "%s has no serious or critical violation",
     async (path) => {
       await openHydrated(session.page, baseUrl + path);
       expect(await seriousViolations(session.page)).toEqual([]);
     },
   );
+
+  it("a refund form showing its errors has no serious or critical violation", async () => {
+    await openHydrated(session.page, `${baseUrl}/refund/fr`);
+    await session.page.locator("form button[type=submit]").click();
+    await session.page.getByRole("alert").first().waitFor();
+    expect(await seriousViolations(session.page)).toEqual([]);
+  });
 
   it("the open information modal has no serious or critical violation", async () => {
     await openHydrated(session.page, `${baseUrl}/offer/gb`);

@@ -22,12 +22,11 @@ describe("client-side navigation", () => {
 
   it("scrolls to the top after a change of path", async () => {
     await session.page.setViewportSize({ width: 390, height: 300 });
-    await openHydrated(session.page, `${baseUrl}/v1/fr`);
-    await session.page.getByTestId("next-step").scrollIntoViewIfNeeded();
+    await openHydrated(session.page, `${baseUrl}/thankyou/fr`);
     await session.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     expect(await session.page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
-    await session.page.getByTestId("next-step").click();
-    await session.page.waitForURL(`${baseUrl}/summary/fr`);
+    await session.page.getByTestId("footer-terms").click();
+    await session.page.waitForURL(`${baseUrl}/terms/fr`);
     await expect.poll(() => session.page.evaluate(() => window.scrollY)).toBe(0);
   });
 });

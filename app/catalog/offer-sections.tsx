@@ -1,0 +1,83 @@
+import type { ProductText } from "../funnel/content-schema";
+
+export interface OfferSectionTitles {
+  benefitsTitle: string;
+  howToUseTitle: string;
+  ingredientsTitle: string;
+  particularsTitle: string;
+  testimonialsTitle: string;
+  faqTitle: string;
+  guaranteeTitle: string;
+  guaranteeText: string;
+}
+
+/**
+ * What an offer page says about its product, all from content: benefits (authorised claims
+ * only), how to use it, ingredients and the mandatory food-supplement particulars (shown before
+ * purchase), testimonials, FAQ and the guarantee.
+ */
+export function OfferSections({ product, titles }: { product: ProductText; titles: OfferSectionTitles }) {
+  const particulars = product.particulars;
+  return (
+    <div className="offer-sections">
+      <section aria-labelledby="benefits-title">
+        <h2 id="benefits-title">{titles.benefitsTitle}</h2>
+        <p>{product.tagline}</p>
+        <ul className="offer-sections__benefits">
+          {product.benefits.map((benefit) => (
+            <li key={benefit}>{benefit}</li>
+          ))}
+        </ul>
+        {product.description.map((paragraph) => (
+          <p key={paragraph}>{paragraph}</p>
+        ))}
+      </section>
+      <section aria-labelledby="how-to-use-title">
+        <h2 id="how-to-use-title">{titles.howToUseTitle}</h2>
+        <p>{product.howToUse}</p>
+      </section>
+      <section aria-labelledby="ingredients-title">
+        <h2 id="ingredients-title">{titles.ingredientsTitle}</h2>
+        <p>{product.ingredients}</p>
+        {particulars ? (
+          <>
+            <h3>{titles.particularsTitle}</h3>
+            <ul className="offer-sections__particulars" data-testid="particulars">
+              {[particulars.dailyDose, particulars.doNotExceed, particulars.notASubstitute, particulars.keepAway, particulars.storage, particulars.warnings]
+                .filter(Boolean)
+                .map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+            </ul>
+          </>
+        ) : null}
+      </section>
+      <section aria-labelledby="testimonials-title">
+        <h2 id="testimonials-title">{titles.testimonialsTitle}</h2>
+        <ul className="offer-sections__testimonials">
+          {product.testimonials.map((testimonial) => (
+            <li key={testimonial.name}>
+              <blockquote>
+                <p>{testimonial.text}</p>
+              </blockquote>
+              <p className="offer-sections__author">{testimonial.name}</p>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="faq-title">
+        <h2 id="faq-title">{titles.faqTitle}</h2>
+        {product.faq.map((item) => (
+          <details key={item.question} className="offer-sections__faq">
+            <summary>{item.question}</summary>
+            <p>{item.answer}</p>
+          </details>
+        ))}
+      </section>
+      <section aria-labelledby="guarantee-title" className="offer-sections__guarantee">
+        <h2 id="guarantee-title">{titles.guaranteeTitle}</h2>
+        <p>{titles.guaranteeText}</p>
+      </section>
+    </div>
+  );
+}
