@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslate } from "../market/translate";
+import { DocumentMeta } from "./document-meta";
 
 /**
  * A page's document title, heading and opening paragraph, read from the `{prefix}.title`,
@@ -9,8 +10,7 @@ export function PageIntro({ messagePrefix, children }: { messagePrefix: string; 
   const t = useTranslate();
   return (
     <section className="page-intro">
-      <title>{t(`${messagePrefix}.title`)}</title>
-      <meta name="description" content={t("meta.description")} />
+      <DocumentMeta title={t(`${messagePrefix}.title`)} />
       <h1>{t(`${messagePrefix}.heading`)}</h1>
       <p className="page-intro__lead">{t(`${messagePrefix}.intro`)}</p>
       {children}

@@ -8,6 +8,7 @@ import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
 import { useRouteName } from "../funnel/route-name";
 import { StoreImage } from "../image/store-image";
+import { DocumentMeta } from "../chrome/document-meta";
 
 export function loader(args: Route.LoaderArgs) {
   return loadOfferPage(args);
@@ -25,7 +26,7 @@ export default function OfferPage() {
   if (routeName.startsWith("offer2")) {
     return (
       <article className="advertorial">
-        <title>{advertorial.title}</title>
+        <DocumentMeta title={advertorial.title} />
         <p className="advertorial__kicker">{advertorial.kicker}</p>
         <h1>{advertorial.title}</h1>
         <p className="page-intro__lead">{advertorial.standfirst}</p>

@@ -12,6 +12,7 @@ import { formatMoney } from "../market/money";
 import { storefrontStateContext } from "../market/request-context";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
+import { DocumentMeta } from "../chrome/document-meta";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const { market, lang } = context.get(storefrontStateContext);
@@ -38,7 +39,7 @@ export default function ProductPage() {
   return (
     <>
       <section className="page-intro">
-        <title>{hero?.productName}</title>
+        <DocumentMeta title={hero?.productName ?? product.tagline} />
         <h1>{hero?.productName}</h1>
         <p className="page-intro__lead">{product.tagline}</p>
         {hero ? <StoreImage className="offer-hero__image" src={`${hero.image}.svg`} preset="hero" alt={hero.productName} priority /> : null}

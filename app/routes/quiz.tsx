@@ -6,6 +6,7 @@ import { unitSystemFor } from "../funnel/quiz/quiz-model";
 import { routePath } from "../funnel/paths";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { storefrontStateContext } from "../market/request-context";
+import { DocumentMeta } from "../chrome/document-meta";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const state = context.get(storefrontStateContext);
@@ -33,7 +34,7 @@ export default function QuizPage() {
     : routePath(quiz.summary === "summary" ? "summary" : "v1ip-summary");
   return (
     <section className="page-intro">
-      <title>{heading.title}</title>
+      <DocumentMeta title={heading.title} />
       <h1>{heading.title}</h1>
       <p className="page-intro__lead">{heading.intro}</p>
       <QuizFlow quiz={{ ...quiz, summaryPath }} />

@@ -12,6 +12,7 @@ import { Money } from "../market/money-text";
 import { storefrontStateContext } from "../market/request-context";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
+import { DocumentMeta } from "../chrome/document-meta";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const { market, lang } = context.get(storefrontStateContext);
@@ -39,7 +40,7 @@ export default function UpsellPage() {
   const price = formatMoney(line.priceMinor, { languageTag: market.languageTag, currency: line.currency });
   return (
     <section className="upsell">
-      <title>{line.productName}</title>
+      <DocumentMeta title={line.productName} />
       <p className="advertorial__kicker">{texts.kicker}</p>
       <h1>{line.productName}</h1>
       <p className="page-intro__lead">{product.tagline}</p>
