@@ -1,6 +1,6 @@
-import { Form } from "react-router";
 import type { FunnelTexts } from "../funnel/content-schema";
 import { Field } from "./field";
+import { FormShell } from "./form-shell";
 import { useValidatedForm } from "./use-validated-form";
 import { validateFeedback } from "./validation";
 
@@ -11,16 +11,8 @@ const ratings = ["5", "4", "3", "2", "1"] as const;
 export function FeedbackForm({ texts }: { texts: FunnelTexts["feedbackForm"] }) {
   const { sent, errors, values, busy, check } = useValidatedForm(feedbackFields, validateFeedback);
 
-  if (sent) {
-    return (
-      <p className="form-success" role="status" data-testid="form-success">
-        {texts.success}
-      </p>
-    );
-  }
   return (
-    <Form method="post" className="form" noValidate onSubmit={check} aria-labelledby="feedback-form-title">
-      <h2 id="feedback-form-title">{texts.title}</h2>
+    <FormShell id="feedback-form-title" title={texts.title} sent={sent} success={texts.success} busy={busy} submitLabel={texts.submit} onSubmit={check}>
       <fieldset className="form-field" aria-describedby={errors.rating ? "rating-error" : undefined}>
         <legend>{texts.rating}</legend>
         <div className="form-ratings">
@@ -43,9 +35,6 @@ export function FeedbackForm({ texts }: { texts: FunnelTexts["feedbackForm"] }) 
       <Field name="email" label={texts.email} error={errors.email ? texts.errors.email : undefined}>
         {(props) => <input {...props} type="email" autoComplete="email" defaultValue={values.email} />}
       </Field>
-      <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy || undefined}>
-        {texts.submit}
-      </button>
-    </Form>
+    </FormShell>
   );
 }

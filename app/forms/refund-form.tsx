@@ -1,6 +1,6 @@
-import { Form } from "react-router";
 import type { FunnelTexts } from "../funnel/content-schema";
 import { Field } from "./field";
+import { FormShell } from "./form-shell";
 import { useValidatedForm } from "./use-validated-form";
 import { refundReasons, validateRefund } from "./validation";
 
@@ -10,16 +10,8 @@ export const refundFields = ["orderNumber", "email", "reason", "message"] as con
 export function RefundForm({ texts }: { texts: FunnelTexts["refundForm"] }) {
   const { sent, errors, values, busy, check } = useValidatedForm(refundFields, validateRefund);
 
-  if (sent) {
-    return (
-      <p className="form-success" role="status" data-testid="form-success">
-        {texts.success}
-      </p>
-    );
-  }
   return (
-    <Form method="post" className="form" noValidate onSubmit={check} aria-labelledby="refund-form-title">
-      <h2 id="refund-form-title">{texts.title}</h2>
+    <FormShell id="refund-form-title" title={texts.title} sent={sent} success={texts.success} busy={busy} submitLabel={texts.submit} onSubmit={check}>
       <p>{texts.intro}</p>
       <Field name="orderNumber" label={texts.orderNumber} error={errors.orderNumber ? texts.errors.orderNumber : undefined}>
         {(props) => <input {...props} type="text" autoComplete="off" defaultValue={values.orderNumber} placeholder="VN-123456" />}
@@ -44,9 +36,6 @@ export function RefundForm({ texts }: { texts: FunnelTexts["refundForm"] }) {
       <Field name="message" label={texts.message}>
         {(props) => <textarea {...props} rows={4} maxLength={2000} defaultValue={values.message} />}
       </Field>
-      <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy || undefined}>
-        {texts.submit}
-      </button>
-    </Form>
+    </FormShell>
   );
 }
