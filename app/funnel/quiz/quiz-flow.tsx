@@ -1,9 +1,9 @@
 import { useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { sessionStore } from "../../platform/browser-storage";
-import { useLocation, useNavigate } from "react-router";
+import { useLocation } from "react-router";
 import { useTranslate } from "../../market/translate";
 import { useHydrated } from "../carried-search";
-import { withQuery } from "../paths";
+import { useNavigateTo } from "../navigate";
 import {
   fromMetric,
   numberFields,
@@ -36,7 +36,7 @@ function initialValues(question: QuizQuestionView, answer: Answer | undefined, s
 
 function QuizSteps({ quiz, initial }: { quiz: QuizView; initial: QuizProgress }) {
   const t = useTranslate();
-  const navigate = useNavigate();
+  const navigateTo = useNavigateTo();
   const { search } = useLocation();
   const [progress, setProgress] = useState(initial);
   const question = quiz.questions[progress.step] as QuizQuestionView;
@@ -87,7 +87,7 @@ function QuizSteps({ quiz, initial }: { quiz: QuizView; initial: QuizProgress })
     writeResult(sessionStore(), { variant: quiz.variant, answers });
     const query = new URLSearchParams(search);
     query.set("src", quiz.variant);
-    void navigate(withQuery(quiz.summaryPath, `?${query.toString()}`));
+    navigateTo(`${quiz.summaryPath}?${query.toString()}`);
   };
 
   const toggle = (option: string) => {
