@@ -14,13 +14,13 @@ async function answerQuiz(): Promise<number> {
     if (fields > 0) {
       for (let index = 0; index < fields; index += 1) {
         const min = Number(await inputs.nth(index).getAttribute("min"));
-        await inputs.nth(index).fill(String(min + 1));
+        await inputs.nth(index).fill(String(min + 1), { timeout: 8000 });
       }
     } else {
-      await page().getByTestId("quiz-option").first().click();
+      await page().getByTestId("quiz-option").first().click({ timeout: 8000 });
     }
     const step = await page().locator("progress").getAttribute("value");
-    await page().getByTestId("quiz-next").click();
+    await page().getByTestId("quiz-next").click({ timeout: 8000 });
     answered += 1;
     // The next question is on screen, or the quiz has finished and left for the summary.
     await expect
@@ -50,10 +50,10 @@ describe("every quiz variant", () => {
   ])("%s leads to its summary %s and on to %s", async (start, summary, offerRoute) => {
     await openHydrated(page(), `${baseUrl}${start}?utm_source=t`);
     expect(await answerQuiz()).toBeGreaterThanOrEqual(3);
-    await page().waitForURL(baseUrl + summary);
+    await page().waitForURL(baseUrl + summary, { timeout: 8000 });
     await expect.poll(() => page().getByTestId("summary-result").locator("h2").count()).toBe(1);
-    await page().getByTestId("order-now").click();
-    await expect.poll(routeOf).toBe(offerRoute);
+    await page().getByTestId("order-now").click({ timeout: 8000 });
+    await expect.poll(routeOf, { timeout: 8000 }).toBe(offerRoute);
     expect(page().url()).toContain("utm_source=t");
   });
 });

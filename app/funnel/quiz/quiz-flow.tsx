@@ -172,15 +172,17 @@ function QuizSteps({ quiz, initial }: { quiz: QuizView; initial: QuizProgress })
   );
 }
 
+const fresh: QuizProgress = { answers: {}, step: 0 };
+
 /**
  * A quiz variant, one question at a time. The server renders the first question; once hydrated,
- * answers kept for this browser session are restored, so a reload loses nothing.
+ * answers kept for this browser session are restored, so a reload loses nothing. Only then is the
+ * quiz started again from the stored progress: a visitor with nothing stored keeps the instance
+ * they may already be clicking in.
  */
 export function QuizFlow({ quiz }: { quiz: QuizView }) {
   const hydrated = useHydrated();
-  const initial = useMemo(
-    () => (hydrated ? readProgress(sessionStore(), quiz.variant, quiz.questions) : { answers: {}, step: 0 }),
-    [hydrated, quiz],
-  );
-  return <QuizSteps key={hydrated ? "restored" : "server"} quiz={quiz} initial={initial} />;
+  const stored = useMemo(() => (hydrated ? readProgress(sessionStore(), quiz.variant, quiz.questions) : fresh), [hydrated, quiz]);
+  const restoring = Object.keys(stored.answers).length > 0;
+  return <QuizSteps key={restoring ? "restored" : "fresh"} quiz={quiz} initial={restoring ? stored : fresh} />;
 }
