@@ -1,3 +1,4 @@
+import "./production-env.js";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.js";
