@@ -5,6 +5,9 @@ const baseUrl = inject("baseUrl");
 const session = openPageSession({ width: 390, height: 844 });
 const page = () => session.page;
 
+/** The quiz's progress right now, without waiting for it (it disappears when the quiz ends). */
+const progressValue = () => page().evaluate(() => document.querySelector("progress")?.getAttribute("value") ?? null);
+
 /** Answers every question of the quiz on screen: first option, or a number inside each field's range. */
 async function answerQuiz(): Promise<number> {
   let answered = 0;
@@ -19,13 +22,11 @@ async function answerQuiz(): Promise<number> {
     } else {
       await page().getByTestId("quiz-option").first().click({ timeout: 8000 });
     }
-    const step = await page().locator("progress").getAttribute("value");
+    const step = await progressValue();
     await page().getByTestId("quiz-next").click({ timeout: 8000 });
     answered += 1;
     // The next question is on screen, or the quiz has finished and left for the summary.
-    await expect
-      .poll(async () => (await page().locator("progress").count()) === 0 || (await page().locator("progress").getAttribute("value")) !== step)
-      .toBe(true);
+    await expect.poll(async () => (await progressValue()) !== step).toBe(true);
   }
   return answered;
 }
