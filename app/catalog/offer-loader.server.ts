@@ -9,24 +9,31 @@ interface LoaderArgs {
   context: Readonly<RouterContextProvider>;
 }
 
+function routeNameOf(request: Request): string {
+  return routeEntryForPath(new URL(request.url).pathname)?.name ?? "offer";
+}
+
 /** The offer of the route a request is for, priced in the visitor's market, as of now. */
 export function loadPageOffer({ request, context }: LoaderArgs) {
   const { market } = context.get(storefrontStateContext);
-  const routeName = routeEntryForPath(new URL(request.url).pathname)?.name ?? "offer";
-  return { offer: offerForRoute(routeName, market.currency, new Date()) };
+  return { offer: offerForRoute(routeNameOf(request), market.currency, new Date()) };
 }
 
-/** An offer page's data: the offer, its main product's texts, and the page's section texts. */
+/**
+ * An offer page's data: the offer, its main product's texts and the section texts; the
+ * advertorial only for /offer2 and the exit-intent dialog only for /offerexitpop.
+ */
 export function loadOfferPage(args: LoaderArgs) {
   const { lang } = args.context.get(storefrontStateContext);
   const { offer } = loadPageOffer(args);
+  const routeName = routeNameOf(args.request);
   const texts = funnelTextsFor(lang);
   const mainProduct = offer.lines[0]?.productId ?? "shape";
   return {
     offer,
     product: productTextFor(lang, mainProduct),
     sections: texts.offerSections,
-    advertorial: texts.advertorial,
-    exitIntent: texts.exitIntent,
+    advertorial: routeName.startsWith("offer2") ? texts.advertorial : null,
+    exitIntent: routeName.startsWith("offerexitpop") ? texts.exitIntent : null,
   };
 }

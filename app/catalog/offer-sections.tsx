@@ -11,6 +11,16 @@ export interface OfferSectionTitles {
   guaranteeText: string;
 }
 
+/** The 60-day guarantee and withdrawal right, as offer and thank-you pages state them. */
+export function GuaranteeNote({ title, text }: { title: string; text: string }) {
+  return (
+    <section aria-labelledby="guarantee-title" className="offer-sections__guarantee">
+      <h2 id="guarantee-title">{title}</h2>
+      <p>{text}</p>
+    </section>
+  );
+}
+
 /**
  * What an offer page says about its product, all from content: benefits (authorised claims
  * only), how to use it, ingredients and the mandatory food-supplement particulars (shown before
@@ -74,10 +84,7 @@ export function OfferSections({ product, titles }: { product: ProductText; title
           </details>
         ))}
       </section>
-      <section aria-labelledby="guarantee-title" className="offer-sections__guarantee">
-        <h2 id="guarantee-title">{titles.guaranteeTitle}</h2>
-        <p>{titles.guaranteeText}</p>
-      </section>
+      <GuaranteeNote title={titles.guaranteeTitle} text={titles.guaranteeText} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useLocation } from "react-router";
 import { useTranslate } from "../market/translate";
+import { localStore } from "../platform/browser-storage";
 import { formatMinutesSeconds, loadDeadline, remainingMs, restartDelayMs, tickMs } from "./countdown-clock";
 
 /** Remaining time toward the visitor's deadline for an offer, ticking every second. */
@@ -12,7 +13,7 @@ export function useCountdown(offerId: string, minutes: number): number {
   const [remaining, setRemaining] = useState(windowMs);
 
   useEffect(() => {
-    const deadline = loadDeadline(window.localStorage, offerId, Date.now(), windowMs);
+    const deadline = loadDeadline(localStore(), offerId, Date.now(), windowMs);
     const update = () => {
       const left = remainingMs(deadline, Date.now());
       setRemaining(left);

@@ -32,7 +32,3 @@ export function usableLocale(locale: LocaleCode): LocaleCode {
 export function messagesFor(locale: LocaleCode): Messages {
   return messagesByLocale.get(usableLocale(locale)) ?? {};
 }
-
-export function translatedLocales(): string[] {
-  return [...messagesByLocale.keys()];
-}

@@ -1,5 +1,5 @@
 import { IntlMessageFormat } from "intl-messageformat";
-import { Fragment, useMemo, type ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { useStorefront, type Messages } from "./storefront-context";
 
 export type MessageValues = Record<string, string | number>;
@@ -33,7 +33,26 @@ export function createTranslate(messages: Messages, languageTag: string, brand: 
   return t;
 }
 
+// One translator (and so one set of compiled formats) per locale's messages, shared by every
+// component and, on the server, every request: the messages object lives as long as the locale.
+const translators = new WeakMap<Messages, Map<string, Translate>>();
+
+function sharedTranslate(messages: Messages, languageTag: string, brand: string): Translate {
+  let byTag = translators.get(messages);
+  if (!byTag) {
+    byTag = new Map();
+    translators.set(messages, byTag);
+  }
+  const key = `${languageTag}|${brand}`;
+  let translate = byTag.get(key);
+  if (!translate) {
+    translate = createTranslate(messages, languageTag, brand);
+    byTag.set(key, translate);
+  }
+  return translate;
+}
+
 export function useTranslate(): Translate {
   const { messages, market, config } = useStorefront();
-  return useMemo(() => createTranslate(messages, market.languageTag, config.brand), [messages, market.languageTag, config.brand]);
+  return sharedTranslate(messages, market.languageTag, config.brand);
 }

@@ -6,3 +6,12 @@ export function sessionStore(): Storage | undefined {
     return undefined;
   }
 }
+
+/** localStorage, or nothing where the browser refuses it; reading the property itself may throw. */
+export function localStore(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}

@@ -6,7 +6,6 @@ import { loadOfferPage } from "../catalog/offer-loader.server";
 import { ProductsSection } from "../catalog/products-section";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
-import { useRouteName } from "../funnel/route-name";
 import { StoreImage } from "../image/store-image";
 import { DocumentMeta } from "../chrome/document-meta";
 
@@ -21,9 +20,8 @@ export function loader(args: Route.LoaderArgs) {
  */
 export default function OfferPage() {
   const { offer, product, sections, advertorial, exitIntent } = useLoaderData<typeof loader>();
-  const routeName = useRouteName();
   const hero = offer.lines[0];
-  if (routeName.startsWith("offer2")) {
+  if (advertorial) {
     return (
       <article className="advertorial">
         <DocumentMeta title={advertorial.title} />
@@ -51,7 +49,7 @@ export default function OfferPage() {
       </div>
       <ProductsSection offer={offer} />
       <OfferSections product={product} titles={sections} />
-      {routeName.startsWith("offerexitpop") ? <ExitIntent texts={exitIntent} /> : null}
+      {exitIntent ? <ExitIntent texts={exitIntent} /> : null}
     </>
   );
 }

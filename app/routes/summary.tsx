@@ -7,27 +7,26 @@ import { PageIntro } from "../chrome/page-intro";
 import { useCarriedSearch } from "../funnel/carried-search";
 import { funnelTextsFor } from "../funnel/content.server";
 import { SummaryResult } from "../funnel/quiz/summary-result";
-import { useRouteName } from "../funnel/route-name";
 import { storefrontStateContext } from "../market/request-context";
 
 export function loader(args: Route.LoaderArgs) {
   const texts = funnelTextsFor(args.context.get(storefrontStateContext).lang);
-  return { texts: { results: texts.results, tips: texts.tips }, ...loadPageOffer(args) };
+  // Only summarypop shows the bundles in place; the other summaries lead to an offer page.
+  const isPop = new URL(args.request.url).pathname.toLowerCase().startsWith("/summarypop");
+  return { texts: { results: texts.results, tips: texts.tips }, offer: isPop ? loadPageOffer(args).offer : null };
 }
 
 /** summary, summarypop and v1ip-summary; on summarypop `step=bundle` shows the bundles in place. */
 export default function SummaryPage() {
   const { texts, offer } = useLoaderData<typeof loader>();
-  const routeName = useRouteName();
   const step = new URLSearchParams(useCarriedSearch()).get("step");
-  const showBundles = routeName.startsWith("summarypop") && step === "bundle";
   return (
     <>
       <PageIntro messagePrefix="pages.summary">
         <SummaryResult texts={texts} />
         <OrderNowButton />
       </PageIntro>
-      {showBundles ? <ProductsSection offer={offer} /> : null}
+      {offer && step === "bundle" ? <ProductsSection offer={offer} /> : null}
     </>
   );
 }

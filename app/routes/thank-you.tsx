@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/thank-you";
 import { pricedCatalog } from "../catalog/catalog.server";
+import { GuaranteeNote } from "../catalog/offer-sections";
 import { PageIntro } from "../chrome/page-intro";
 import { useHydrated } from "../funnel/carried-search";
 import { readChoices } from "../funnel/choices";
@@ -51,10 +52,7 @@ export default function ThankYouPage() {
           ))}
         </ol>
       </section>
-      <section aria-labelledby="guarantee-title" className="offer-sections__guarantee">
-        <h2 id="guarantee-title">{texts.guaranteeTitle}</h2>
-        <p>{texts.guaranteeText}</p>
-      </section>
+      <GuaranteeNote title={texts.guaranteeTitle} text={texts.guaranteeText} />
     </PageIntro>
   );
 }
