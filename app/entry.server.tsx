@@ -10,6 +10,8 @@ import { CspNonceContext } from "./platform/csp-nonce";
 import { stripModulePreloads } from "./platform/strip-module-preloads";
 
 export { checkStartupSettings } from "./platform/settings.server";
+export { startStore, stopStore } from "./platform/store.server";
+export { rendersOwnOrder } from "./orders/order-page.server";
 
 export const streamTimeout = 5_000;
 

@@ -18,6 +18,9 @@ export default [
     return name === "none" ? children : [layout(`layouts/${name}.tsx`, { id: `layout-${name}` }, children)];
   }),
   route("legal-texts/:lang", "routes/legal-texts.ts", { id: "legal-texts" }),
+  // The test gateway's own pages, and the address every provider sends the buyer back to.
+  route("test-gateway/:step/:charge", "routes/test-gateway.tsx", { id: "test-gateway" }),
+  route("checkout-return/:payment", "routes/checkout-return.ts", { id: "checkout-return" }),
   route("storefront-settings", "routes/storefront-settings.ts", { id: "storefront-settings" }),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

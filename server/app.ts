@@ -19,10 +19,23 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
   next();
 }
 
-function servePrerendered(files: Map<string, PrerenderedFile>) {
+/** What the storefront's server build offers the HTTP server besides the request handler. */
+interface EntryModule {
+  checkStartupSettings?: () => void;
+  startStore?: () => Promise<unknown>;
+  stopStore?: () => Promise<void>;
+  rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
+}
+
+function servePrerendered(files: Map<string, PrerenderedFile>, rendersOwnOrder: EntryModule["rendersOwnOrder"], render: express.RequestHandler) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const file = (req.method === "GET" || req.method === "HEAD") && files.get(req.path);
     if (!file) return next();
+    // A buyer's own upsell and thank-you pages (and their data) are rendered, never the static file.
+    if (rendersOwnOrder?.(req.path, req.headers.cookie)) {
+      void render(req, res, next);
+      return;
+    }
     res.setHeader("Content-Type", file.contentType);
     res.setHeader("Cache-Control", "public, max-age=0, must-revalidate");
     res.setHeader("ETag", file.etag);
@@ -35,12 +48,21 @@ function servePrerendered(files: Map<string, PrerenderedFile>) {
   };
 }
 
+export interface Storefront {
+  app: express.Express;
+  /** Stops the outbox worker and closes the database, once the server takes no more requests. */
+  close(): Promise<void>;
+}
+
 /** The storefront's HTTP application over a production build (`build/client`, `build/server`). */
-export async function createApp(buildDir: string): Promise<express.Express> {
+export async function createApp(buildDir: string): Promise<Storefront> {
   const clientDir = join(buildDir, "client");
   const build = (await import(pathToFileURL(join(buildDir, "server", "index.js")).href)) as ServerBuild;
-  // The app checks its own settings (IMAGE_PROVIDER, GTM_ID, ...) before anything is served.
-  (build.entry.module as { checkStartupSettings?: () => void }).checkStartupSettings?.();
+  const entry = build.entry.module as EntryModule;
+  // The app checks its own settings (IMAGE_PROVIDER, GTM_ID, ...) before anything is served, then
+  // opens the database (applying migrations) and starts the e-mail outbox.
+  entry.checkStartupSettings?.();
+  await entry.startStore?.();
   const prerendered = await indexPrerendered(clientDir);
 
   const app = express();
@@ -72,7 +94,8 @@ export async function createApp(buildDir: string): Promise<express.Express> {
     res.setHeader("Cache-Control", req.path === "/latest.json" ? "public, max-age=1" : "public, max-age=31536000, immutable");
     next();
   });
-  app.use(servePrerendered(prerendered));
+  const render = createRequestHandler({ build });
+  app.use(servePrerendered(prerendered, entry.rendersOwnOrder, render));
   app.use(
     express.static(clientDir, {
       index: false,
@@ -84,6 +107,6 @@ export async function createApp(buildDir: string): Promise<express.Express> {
       },
     }),
   );
-  app.use(createRequestHandler({ build }));
-  return app;
+  app.use(render);
+  return { app, close: async () => entry.stopStore?.() };
 }

@@ -16,7 +16,7 @@ function readPort(value: string | undefined): number {
 const port = readPort(process.env.PORT);
 const host = process.env.HOST || undefined;
 const buildDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const app = await createApp(buildDir).catch((error: unknown) => {
+const { app, close } = await createApp(buildDir).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
@@ -30,7 +30,12 @@ const server = app.listen(port, host ?? "0.0.0.0", () => {
 /** Finish the requests in flight, refuse new ones, and leave within ten seconds at the latest. */
 function shutDown(signal: string): void {
   console.log(`${signal} received: closing the storefront server`);
-  server.close(() => process.exit(0));
+  server.close(() => {
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
   server.closeIdleConnections();
   setTimeout(() => process.exit(1), 10_000).unref();
 }

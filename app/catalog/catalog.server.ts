@@ -62,6 +62,7 @@ function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopu
     bundleId: entry.bundle.id,
     productId: entry.product.id,
     productName: entry.product.name,
+    kind: entry.product.kind,
     image: entry.product.image,
     units: entry.bundle.units,
     currency,
@@ -76,6 +77,20 @@ function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopu
 /** One bundle priced for a currency on a day (upsells sell a single bundle). */
 export function pricedBundle(bundleId: string, currency: CurrencyCode, today: Date): OfferLine {
   return priceLine(bundleId, currency, today, false);
+}
+
+/** The bundles a visitor can choose on some offer page, and so take to the checkout. */
+const offeredBundles = new Set(Object.values(catalog.offers.offers).flatMap((offer) => offer.lines));
+
+export function isOfferedBundle(bundleId: string): boolean {
+  return offeredBundles.has(bundleId);
+}
+
+/** The VAT class of a bundle's product (`content/commerce/vat.json`). */
+export function vatClassOf(bundleId: string) {
+  const entry = bundles.get(bundleId);
+  if (!entry) throw new Error(`No bundle "${bundleId}"`);
+  return entry.product.vatClass;
 }
 
 /** Every bundle of the catalog, priced: what a thank-you page may have to name. */

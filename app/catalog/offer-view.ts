@@ -5,6 +5,8 @@ export interface OfferLine {
   bundleId: string;
   productId: string;
   productName: string;
+  /** Digital items (ebooks, audio) are named as such, never counted in boxes. */
+  kind: "supplement" | "digital";
   image: string;
   units: number;
   currency: CurrencyCode;

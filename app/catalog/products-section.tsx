@@ -1,23 +1,18 @@
-import { NextStepLink } from "../chrome/next-step-link";
-import { recordChoice } from "../funnel/choices";
+import { CheckoutLink } from "../checkout/checkout-link";
 import { StoreImage } from "../image/store-image";
 import { Money, Percent } from "../market/money-text";
-import { formatMoney } from "../market/money";
-import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import type { OfferLine, OfferView } from "./offer-view";
 
 function BundleCard({ line }: { line: OfferLine }) {
   const t = useTranslate();
-  const { market } = useStorefront();
-  const price = formatMoney(line.priceMinor, { languageTag: market.languageTag, currency: line.currency });
   const headingId = `bundle-${line.bundleId}`;
   return (
     <li className={`bundle-card${line.mostPopular ? " bundle-card--popular" : ""}`} data-testid="product-card" aria-labelledby={headingId}>
       {line.mostPopular ? <p className="bundle-card__popular">{t("products.mostPopular")}</p> : null}
       <StoreImage className="bundle-card__image" src={`${line.image}.svg`} preset="packshot" alt={line.productName} placeholder />
       <h3 id={headingId} className="bundle-card__title">
-        {line.productName} – {t("products.units", { units: line.units })}
+        {line.productName} – {line.kind === "digital" ? t("products.digital") : t("products.units", { units: line.units })}
       </h3>
       {line.savings.percent !== null ? (
         <p className="bundle-card__badge">{t.rich("products.savings", { percent: <Percent value={line.savings.percent} /> })}</p>
@@ -34,7 +29,7 @@ function BundleCard({ line }: { line: OfferLine }) {
         </p>
       ) : null}
       <p className="bundle-card__delivery">{t("products.delivery")}</p>
-      <NextStepLink to="upsell" label={t("products.buy", { price })} onClick={() => recordChoice({ bundleId: line.bundleId, accepted: true })} />
+      <CheckoutLink bundleId={line.bundleId} label={t("products.choose")} describedBy={headingId} />
     </li>
   );
 }

@@ -7,8 +7,8 @@ export interface PricePoint {
 const dayMs = 24 * 60 * 60 * 1000;
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-/** The price that applies on a day: the newest entry that started on or before it. */
-export function currentPrice(history: readonly PricePoint[], today: Date): PricePoint | undefined {
+/** The entry that applies on a day: the newest one that started on or before it (prices, VAT rates). */
+export function currentPrice<T extends { from: string }>(history: readonly T[], today: Date): T | undefined {
   const day = isoDay(today);
   return history.filter((point) => point.from <= day).at(-1);
 }

@@ -5,6 +5,9 @@ import { z } from "zod";
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD");
 const minorAmount = z.number().int("must be a whole number of minor units (cents)").positive("must be above zero");
 
+export const vatClasses = ["food-supplement", "ebook", "electronic-service"] as const;
+export type VatClass = (typeof vatClasses)[number];
+
 export const currencies = ["EUR", "GBP", "CHF", "SEK", "DKK"] as const;
 
 const priceHistory = z
@@ -31,6 +34,8 @@ export const productsFileSchema = z
             id: z.string().regex(/^[a-z0-9-]+$/, "must be lower-case letters, digits and dashes"),
             name: z.string().min(1),
             kind: z.enum(["supplement", "digital"]),
+            /** Which VAT rate applies (`content/commerce/vat.json`). */
+            vatClass: z.enum(vatClasses),
             image: z.string().min(1),
             bundles: z.array(bundle).min(1, "needs at least one bundle"),
           })

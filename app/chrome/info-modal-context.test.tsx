@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import legalTexts from "../../content/legal/en_GB.json";
 import danish from "../../content/messages/da_DK.json";
 import { WithStorefront } from "../test-support/storefront";
@@ -38,6 +38,12 @@ function renderModal(section: ModalSection, country: CountryCode) {
   );
   render(<RouterProvider router={router} />);
 }
+
+// The dialog is a lazy chunk; transforming it on first use can take seconds on a busy machine,
+// which belongs to no single test.
+beforeAll(async () => {
+  await import("./info-modal-dialog");
+}, 30_000);
 
 beforeEach(() => {
   // jsdom has no modal dialogs of its own.

@@ -70,7 +70,7 @@ function ContactDetails() {
 /** Specification §2.4: legal links, contact details outside the landing routes, copyright. */
 export function SiteFooter() {
   const t = useTranslate();
-  const { year, config } = useStorefront();
+  const { year, config, market } = useStorefront();
   const behaviour = footerBehaviour(useRouteName());
   const analytics = useAnalytics();
   return (
@@ -88,6 +88,11 @@ export function SiteFooter() {
           </li>
           <li>
             <ModalLink section="privacy" testId="footer-privacy" label={t("footer.privacy")} />
+          </li>
+          <li>
+            <FunnelLink to={routePath("withdraw-2", market.routeValue)} data-testid="footer-withdraw">
+              {t("footer.withdraw")}
+            </FunnelLink>
           </li>
           {analytics.enabled ? (
             <li>

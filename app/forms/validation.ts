@@ -5,16 +5,30 @@
 
 export type FieldErrors<F extends string> = Partial<Record<F, true>>;
 
-const emailPattern = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
+export const emailPattern = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
+
+/** Order numbers as we issue them (`VN-7K3M-Q9XD`), typed in any case, with or without dashes. */
+const orderNumberPattern = /^\s*VN-?[2-9A-HJKMNP-TW-Z]{4}-?[2-9A-HJKMNP-TW-Z]{4}\s*$/i;
 
 export const refundReasons = ["withdrawal", "guarantee", "damaged", "other"] as const;
 export type RefundField = "orderNumber" | "email" | "reason";
 
 export function validateRefund(values: Record<string, string>): FieldErrors<RefundField> {
   const errors: FieldErrors<RefundField> = {};
-  if (!/^VN-\d{6}$/i.test(values.orderNumber?.trim() ?? "")) errors.orderNumber = true;
+  if (!orderNumberPattern.test(values.orderNumber ?? "")) errors.orderNumber = true;
   if (!emailPattern.test(values.email?.trim() ?? "")) errors.email = true;
   if (!(refundReasons as readonly string[]).includes(values.reason ?? "")) errors.reason = true;
+  return errors;
+}
+
+export type WithdrawalField = "name" | "orderNumber" | "email";
+
+export function validateWithdrawal(values: Record<string, string>): FieldErrors<WithdrawalField> {
+  const errors: FieldErrors<WithdrawalField> = {};
+  const name = values.name?.trim() ?? "";
+  if (name.length === 0 || name.length > 200) errors.name = true;
+  if (!orderNumberPattern.test(values.orderNumber ?? "")) errors.orderNumber = true;
+  if (!emailPattern.test(values.email?.trim() ?? "")) errors.email = true;
   return errors;
 }
 

@@ -2,9 +2,12 @@ import { describe, expect, it } from "vitest";
 import { prerenderPaths } from "./prerender";
 import { findRouteEntry, layoutNames, routeEntries, routeRows } from "./route-table";
 
-/** Specification §2.1, layout by layout, plus the routes DESIGN §6 adds for names without a route. */
+/**
+ * Specification §2.1, layout by layout, plus the routes DESIGN §6 adds for names without a route
+ * and the commerce routes of DESIGN §10 (checkout, withdrawal).
+ */
 const specification: Record<string, string[]> = {
-  default: ["/"],
+  default: ["/", "/checkout", "/withdraw"],
   offer: [
     "/1get", "/6offer", "/buy", "/get", "/offer", "/offer2month5", "/offerback", "/offerbuy", "/offercoll",
     "/offerexitpop", "/offerg", "/offericons", "/offerrecom", "/offersalt", "/offerthanks", "/offerup",
@@ -79,7 +82,7 @@ describe("prerender paths", () => {
   const paths = prerenderPaths();
 
   it("covers every locale route for all twelve route values", () => {
-    const localeRoutes = routeEntries.filter((entry) => entry.param === "locale");
+    const localeRoutes = routeEntries.filter((entry) => entry.param === "locale" && entry.name !== "checkout-2");
     expect(paths).toHaveLength(localeRoutes.length * 12);
     expect(paths).toEqual(expect.arrayContaining(["/fr", "/offer/ch-fr", "/get/gb", "/thankyou/it"]));
   });
@@ -88,5 +91,10 @@ describe("prerender paths", () => {
     expect(paths).not.toContain("/offer");
     expect(paths.some((path) => path.startsWith("/paypal-confirm"))).toBe(false);
     expect(paths.some((path) => path.startsWith("/offerthanks/"))).toBe(false);
+  });
+
+  it("never prerenders the checkout, whose form carries a token made per visit", () => {
+    expect(paths.some((path) => path.startsWith("/checkout"))).toBe(false);
+    expect(paths).toContain("/withdraw/fr");
   });
 });

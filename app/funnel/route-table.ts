@@ -37,7 +37,9 @@ export type PageKind =
   | "terms"
   | "feedback"
   | "product"
-  | "add-app";
+  | "add-app"
+  | "checkout"
+  | "withdraw";
 
 interface RouteRow {
   readonly path: `/${string}`;
@@ -45,6 +47,8 @@ interface RouteRow {
   readonly page: PageKind;
   /** The twin's trailing segment; `locale` when absent. */
   readonly twin?: "from" | "none";
+  /** Rendered for each request even with a locale: the page holds a form token or personal data. */
+  readonly perRequest?: true;
 }
 
 export const routeRows = [
@@ -114,6 +118,10 @@ export const routeRows = [
   { path: "/vsalt", layout: "quiz", page: "quiz" },
 
   { path: "/thankyou", layout: "thank-you", page: "thank-you" },
+
+  // Commerce (DESIGN §10): the checkout and the withdrawal function of Directive (EU) 2023/2673.
+  { path: "/checkout", layout: "default", page: "checkout", perRequest: true },
+  { path: "/withdraw", layout: "default", page: "withdraw" },
 ] as const satisfies readonly RouteRow[];
 
 type Row = (typeof routeRows)[number];
@@ -139,6 +147,8 @@ export interface RouteEntry {
   readonly plainPath: string;
   /** Whether the row exists once per market (`/offer/:locale`). */
   readonly hasLocaleTwin: boolean;
+  /** Whether its locale twin is prerendered (false for pages with form tokens or personal data). */
+  readonly prerendered: boolean;
 }
 
 function plainName(path: string): PlainRouteName {
@@ -161,10 +171,11 @@ export const routeEntries: readonly RouteEntry[] = routeRows.flatMap((row: Route
     param: null,
     plainPath: row.path,
     hasLocaleTwin: param === "locale",
+    prerendered: false,
   };
   if (param === null) return [plain];
   const pattern = row.path === "/" ? `/:${param}` : `${row.path}/:${param}`;
-  return [plain, { ...plain, name: twinName(name), pattern, param }];
+  return [plain, { ...plain, name: twinName(name), pattern, param, prerendered: param === "locale" && !row.perRequest }];
 });
 
 const entriesByName = new Map<string, RouteEntry>(routeEntries.map((entry) => [entry.name, entry]));

@@ -30,21 +30,23 @@ export interface Market {
   readonly currency: CurrencyCode;
   /** The market whose content stands in where this one has no version of its own. */
   readonly fallbackCountry: CountryCode | null;
+  /** For dates and times told to buyers: when an order or a withdrawal was received. */
+  readonly timeZone: string;
 }
 
 export const markets: readonly Market[] = [
-  { country: "FR", routeValue: "fr", locale: "fr_FR", languageTag: "fr-FR", currency: "EUR", fallbackCountry: null },
-  { country: "DE", routeValue: "de", locale: "de_DE", languageTag: "de-DE", currency: "EUR", fallbackCountry: null },
-  { country: "BE", routeValue: "be", locale: "fr_FR", languageTag: "fr-BE", currency: "EUR", fallbackCountry: "FR" },
-  { country: "GB", routeValue: "gb", locale: "en_GB", languageTag: "en-GB", currency: "GBP", fallbackCountry: null },
-  { country: "AT", routeValue: "at", locale: "de_DE", languageTag: "de-AT", currency: "EUR", fallbackCountry: "DE" },
-  { country: "SE", routeValue: "se", locale: "sv_SE", languageTag: "sv-SE", currency: "SEK", fallbackCountry: null },
-  { country: "DK", routeValue: "dk", locale: "da_DK", languageTag: "da-DK", currency: "DKK", fallbackCountry: null },
-  { country: "FI", routeValue: "fi", locale: "fi_FI", languageTag: "fi-FI", currency: "EUR", fallbackCountry: null },
-  { country: "CH", routeValue: "ch", locale: "ch_CH", languageTag: "de-CH", currency: "CHF", fallbackCountry: "DE" },
-  { country: "CH-FR", routeValue: "ch-fr", locale: "ch_FR", languageTag: "fr-CH", currency: "CHF", fallbackCountry: "FR" },
-  { country: "ES", routeValue: "es", locale: "es_ES", languageTag: "es-ES", currency: "EUR", fallbackCountry: null },
-  { country: "IT", routeValue: "it", locale: "it_IT", languageTag: "it-IT", currency: "EUR", fallbackCountry: null },
+  { country: "FR", routeValue: "fr", locale: "fr_FR", languageTag: "fr-FR", currency: "EUR", fallbackCountry: null, timeZone: "Europe/Paris" },
+  { country: "DE", routeValue: "de", locale: "de_DE", languageTag: "de-DE", currency: "EUR", fallbackCountry: null, timeZone: "Europe/Berlin" },
+  { country: "BE", routeValue: "be", locale: "fr_FR", languageTag: "fr-BE", currency: "EUR", fallbackCountry: "FR", timeZone: "Europe/Brussels" },
+  { country: "GB", routeValue: "gb", locale: "en_GB", languageTag: "en-GB", currency: "GBP", fallbackCountry: null, timeZone: "Europe/London" },
+  { country: "AT", routeValue: "at", locale: "de_DE", languageTag: "de-AT", currency: "EUR", fallbackCountry: "DE", timeZone: "Europe/Vienna" },
+  { country: "SE", routeValue: "se", locale: "sv_SE", languageTag: "sv-SE", currency: "SEK", fallbackCountry: null, timeZone: "Europe/Stockholm" },
+  { country: "DK", routeValue: "dk", locale: "da_DK", languageTag: "da-DK", currency: "DKK", fallbackCountry: null, timeZone: "Europe/Copenhagen" },
+  { country: "FI", routeValue: "fi", locale: "fi_FI", languageTag: "fi-FI", currency: "EUR", fallbackCountry: null, timeZone: "Europe/Helsinki" },
+  { country: "CH", routeValue: "ch", locale: "ch_CH", languageTag: "de-CH", currency: "CHF", fallbackCountry: "DE", timeZone: "Europe/Zurich" },
+  { country: "CH-FR", routeValue: "ch-fr", locale: "ch_FR", languageTag: "fr-CH", currency: "CHF", fallbackCountry: "FR", timeZone: "Europe/Zurich" },
+  { country: "ES", routeValue: "es", locale: "es_ES", languageTag: "es-ES", currency: "EUR", fallbackCountry: null, timeZone: "Europe/Madrid" },
+  { country: "IT", routeValue: "it", locale: "it_IT", languageTag: "it-IT", currency: "EUR", fallbackCountry: null, timeZone: "Europe/Rome" },
 ];
 
 export const defaultCountry: CountryCode = "DE";

@@ -23,3 +23,8 @@ export function unitPriceMinor(totalMinor: number, units: number): number {
 export function formatPercent(percent: number, languageTag: string): string {
   return new Intl.NumberFormat(languageTag, { style: "percent", maximumFractionDigits: 0 }).format(percent / 100);
 }
+
+/** A rate in basis points with its decimals: 550 is "5,5 %" in French, 2000 is "20%" in English. */
+export function formatRate(basisPoints: number, languageTag: string): string {
+  return new Intl.NumberFormat(languageTag, { style: "percent", maximumFractionDigits: 2 }).format(basisPoints / 10_000);
+}

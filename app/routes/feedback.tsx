@@ -7,13 +7,16 @@ import { handleFormPost } from "../forms/form-action.server";
 import { validateFeedback } from "../forms/validation";
 import { funnelTextsFor } from "../funnel/content.server";
 import { storefrontStateContext } from "../market/request-context";
+import { storeFeedback } from "../forms/submissions.server";
+import { store } from "../platform/store.server";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { form: funnelTextsFor(context.get(storefrontStateContext).lang).feedbackForm };
 }
 
-export function action({ request }: Route.ActionArgs) {
-  return handleFormPost(request, feedbackFields, validateFeedback);
+export function action({ request, context }: Route.ActionArgs) {
+  const { lang, market } = context.get(storefrontStateContext);
+  return handleFormPost(request, feedbackFields, validateFeedback, (values) => storeFeedback(store().db, values, { locale: lang, market: market.country }));
 }
 
 export default function FeedbackPage() {

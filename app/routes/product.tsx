@@ -3,14 +3,12 @@ import type { Route } from "./+types/product";
 import { offerForRoute, offerIdForRoute, pricedBundle } from "../catalog/catalog.server";
 import { OfferSections } from "../catalog/offer-sections";
 import { ProductsSection } from "../catalog/products-section";
-import { NextStepLink } from "../chrome/next-step-link";
-import { recordChoice } from "../funnel/choices";
+import { CheckoutLink } from "../checkout/checkout-link";
 import { funnelTextsFor, productTextFor, upsells } from "../funnel/content.server";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { StoreImage } from "../image/store-image";
-import { formatMoney } from "../market/money";
+import { Money } from "../market/money-text";
 import { storefrontStateContext } from "../market/request-context";
-import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import { DocumentMeta } from "../chrome/document-meta";
 
@@ -34,7 +32,6 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export default function ProductPage() {
   const { offer, single, product, sections } = useLoaderData<typeof loader>();
   const t = useTranslate();
-  const { market } = useStorefront();
   const hero = offer?.lines[0] ?? single;
   return (
     <>
@@ -44,12 +41,12 @@ export default function ProductPage() {
         <p className="page-intro__lead">{product.tagline}</p>
         {hero ? <StoreImage className="offer-hero__image" src={`${hero.image}.svg`} preset="hero" alt={hero.productName} priority /> : null}
         {single ? (
-          <NextStepLink
-            to="upsell"
-            label={t("products.buy", { price: formatMoney(single.priceMinor, { languageTag: market.languageTag, currency: single.currency }) })}
-            testId="product-buy"
-            onClick={() => recordChoice({ bundleId: single.bundleId, accepted: true })}
-          />
+          <>
+            <p className="bundle-card__price">
+              <Money minor={single.priceMinor} currency={single.currency} />
+            </p>
+            <CheckoutLink bundleId={single.bundleId} label={t("common.orderNow")} testId="product-buy" />
+          </>
         ) : null}
       </section>
       {offer ? <ProductsSection offer={offer} /> : null}

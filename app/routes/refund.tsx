@@ -8,14 +8,17 @@ import { RefundForm, refundFields } from "../forms/refund-form";
 import { validateRefund } from "../forms/validation";
 import { funnelTextsFor } from "../funnel/content.server";
 import { storefrontStateContext } from "../market/request-context";
+import { storeRefundRequest } from "../forms/submissions.server";
+import { store } from "../platform/store.server";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { lang } = context.get(storefrontStateContext);
   return { refund: legalTextsFor(lang)?.refund, form: funnelTextsFor(lang).refundForm };
 }
 
-export function action({ request }: Route.ActionArgs) {
-  return handleFormPost(request, refundFields, validateRefund);
+export function action({ request, context }: Route.ActionArgs) {
+  const { lang, market } = context.get(storefrontStateContext);
+  return handleFormPost(request, refundFields, validateRefund, (values) => storeRefundRequest(store().db, values, { locale: lang, market: market.country }));
 }
 
 export default function RefundPage() {

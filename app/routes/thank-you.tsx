@@ -1,57 +1,84 @@
-import { useMemo } from "react";
-import { useLoaderData } from "react-router";
+import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/thank-you";
-import { pricedCatalog } from "../catalog/catalog.server";
 import { GuaranteeNote } from "../catalog/offer-sections";
+import { commerceTextsFor } from "../checkout/checkout-texts.server";
+import { OrderSummary } from "../checkout/order-summary";
+import { TestModeNotice } from "../checkout/test-mode-notice";
 import { PageIntro } from "../chrome/page-intro";
-import { useHydrated } from "../funnel/carried-search";
-import { readChoices } from "../funnel/choices";
 import { funnelTextsFor } from "../funnel/content.server";
-import { Money } from "../market/money-text";
 import { storefrontStateContext } from "../market/request-context";
-import { useTranslate } from "../market/translate";
+import type { CurrencyCode } from "../market/markets";
+import { useStorefront } from "../market/storefront-context";
+import { ownOrder } from "../orders/order-page.server";
 
-export function loader({ context }: Route.LoaderArgs) {
-  const { market, lang } = context.get(storefrontStateContext);
-  return { catalog: pricedCatalog(market.currency, new Date()), texts: funnelTextsFor(lang).thankYou };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { lang } = context.get(storefrontStateContext);
+  const texts = funnelTextsFor(lang).thankYou;
+  const order = await ownOrder(request, { endsFunnel: true });
+  if (!order) return { texts, order: null, orderTexts: null };
+  const { order: orderTexts, checkout } = commerceTextsFor(lang);
+  return data(
+    { texts, order, orderTexts: { ...orderTexts, summary: { delivery: checkout.delivery, deliveryFree: checkout.deliveryFree, vatIncluded: checkout.vatIncluded, total: checkout.total } } },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
-/** What the visitor chose in this session (kept in the browser), the next steps, the guarantee. */
+export function headers({ loaderHeaders, parentHeaders }: Route.HeadersArgs): Headers {
+  const headers = new Headers(parentHeaders);
+  const cache = loaderHeaders.get("Cache-Control");
+  if (cache) headers.set("Cache-Control", cache);
+  return headers;
+}
+
+/** With the buyer's order: its number, lines, totals and address; without one, the generic page. */
 export default function ThankYouPage() {
-  const { catalog, texts } = useLoaderData<typeof loader>();
-  const t = useTranslate();
-  const hydrated = useHydrated();
-  const chosen = useMemo(
-    () => (hydrated ? readChoices().filter((choice) => choice.accepted && catalog[choice.bundleId]) : []),
-    [hydrated, catalog],
-  );
+  const { texts, order, orderTexts } = useLoaderData<typeof loader>();
+  const { market } = useStorefront();
   return (
     <PageIntro messagePrefix="pages.thankYou">
-      <section className="thank-you__chosen" aria-labelledby="chosen-title" data-testid="chosen">
-        <h2 id="chosen-title">{texts.chosenTitle}</h2>
-        {chosen.length === 0 ? (
-          <p>{texts.nothingChosen}</p>
-        ) : (
-          <ul>
-            {chosen.map(({ bundleId }) => {
-              const line = catalog[bundleId];
-              return line ? (
-                <li key={bundleId} data-testid="chosen-item">
-                  {line.productName} – {t("products.units", { units: line.units })}: <Money minor={line.priceMinor} currency={line.currency} />
-                </li>
-              ) : null;
-            })}
-          </ul>
-        )}
-      </section>
-      <section aria-labelledby="next-steps-title">
-        <h2 id="next-steps-title">{texts.nextStepsTitle}</h2>
-        <ol>
-          {texts.nextSteps.map((step) => (
-            <li key={step}>{step}</li>
-          ))}
-        </ol>
-      </section>
+      {order && orderTexts ? (
+        <>
+          {order.test ? <TestModeNotice /> : null}
+          <p className="order-number">
+            {orderTexts.numberLabel}: <strong data-testid="order-number">{order.number}</strong>
+          </p>
+          <OrderSummary
+            title={orderTexts.linesTitle}
+            lines={order.lines}
+            currency={order.currency as CurrencyCode}
+            deliveryMinor={order.deliveryMinor}
+            vatMinor={order.vatMinor}
+            totalMinor={order.totalMinor}
+            labels={orderTexts.summary}
+          />
+          <section aria-labelledby="delivery-address-title">
+            <h2 id="delivery-address-title">{orderTexts.addressTitle}</h2>
+            <address className="order-address">
+              {order.address.map((line) => (
+                <span key={line}>{line}</span>
+              ))}
+              <span suppressHydrationWarning>{new Intl.DisplayNames([market.languageTag], { type: "region" }).of(order.country)}</span>
+            </address>
+          </section>
+          <section aria-labelledby="next-steps-title">
+            <h2 id="next-steps-title">{orderTexts.nextStepsTitle}</h2>
+            <ol>
+              {orderTexts.nextStepsPaid.map((step) => (
+                <li key={step}>{step}</li>
+              ))}
+            </ol>
+          </section>
+        </>
+      ) : (
+        <section aria-labelledby="next-steps-title">
+          <h2 id="next-steps-title">{texts.nextStepsTitle}</h2>
+          <ol>
+            {texts.nextSteps.map((step) => (
+              <li key={step}>{step}</li>
+            ))}
+          </ol>
+        </section>
+      )}
       <GuaranteeNote title={texts.guaranteeTitle} text={texts.guaranteeText} />
     </PageIntro>
   );

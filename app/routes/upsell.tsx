@@ -1,8 +1,9 @@
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/upsell";
 import { pricedBundle } from "../catalog/catalog.server";
+import { TestModeNotice } from "../checkout/test-mode-notice";
+import { ownOrder } from "../orders/order-page.server";
 import { NextStepLink } from "../chrome/next-step-link";
-import { recordChoice } from "../funnel/choices";
 import { funnelTextsFor, productTextFor, upsells } from "../funnel/content.server";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import type { PlainRouteName } from "../funnel/route-table";
@@ -14,7 +15,7 @@ import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import { DocumentMeta } from "../chrome/document-meta";
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { market, lang } = context.get(storefrontStateContext);
   const plain = routeEntryForPath(new URL(request.url).pathname)?.plainPath.slice(1) ?? "upsell";
   const upsell = upsells.upsells[plain] ?? upsells.upsells.upsell;
@@ -25,7 +26,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
     next: upsell.next as PlainRouteName,
     product: productTextFor(lang, line.productId),
     texts: funnelTextsFor(lang).upsell,
-    digital: line.productId === "mind" || line.productId === "ebook",
+    digital: line.kind === "digital",
+    // Shown with the buyer's order, which is rendered per request; prerendered files have none.
+    testMode: (await ownOrder(request, { endsFunnel: false }))?.test ?? false,
   };
 }
 
@@ -34,13 +37,14 @@ export function loader({ request, context }: Route.LoaderArgs) {
  * decline link; both lead on along the configured chain, and the choice is kept for the session.
  */
 export default function UpsellPage() {
-  const { line, next, product, texts, digital } = useLoaderData<typeof loader>();
+  const { line, next, product, texts, digital, testMode } = useLoaderData<typeof loader>();
   const t = useTranslate();
   const { market } = useStorefront();
   const price = formatMoney(line.priceMinor, { languageTag: market.languageTag, currency: line.currency });
   return (
     <section className="upsell">
       <DocumentMeta title={line.productName} />
+      {testMode ? <TestModeNotice /> : null}
       <p className="advertorial__kicker">{texts.kicker}</p>
       <h1>{line.productName}</h1>
       <p className="page-intro__lead">{product.tagline}</p>
@@ -59,14 +63,12 @@ export default function UpsellPage() {
           to={next}
           label={t("upsell.accept", { price })}
           testId="upsell-accept"
-          onClick={() => recordChoice({ bundleId: line.bundleId, accepted: true })}
         />
         <NextStepLink
           to={next}
           label={texts.decline}
           testId="upsell-decline"
           className="upsell__decline"
-          onClick={() => recordChoice({ bundleId: line.bundleId, accepted: false })}
         />
       </div>
     </section>

@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Form, useNavigation } from "react-router";
+import { Field } from "../forms/field";
+import { formatMoney } from "../market/money";
+import { useStorefront } from "../market/storefront-context";
+import { useTranslate } from "../market/translate";
+import type { CommerceTexts } from "./checkout-texts.server";
+import { autocompleteTokens, checkoutFields, validateCheckout, type CheckoutErrors, type ContactField } from "./checkout-form";
+
+interface CheckoutFormProps {
+  texts: CommerceTexts["checkout"];
+  token: string;
+  bundleId: string;
+  country: string;
+  methods: readonly ("card" | "bank")[];
+  digital: boolean;
+  totalMinor: number;
+  values: Record<string, string>;
+  errors: CheckoutErrors;
+  message: string | null;
+}
+
+const addressFields: readonly { field: ContactField; type?: string; optional?: boolean }[] = [
+  { field: "givenName" },
+  { field: "familyName" },
+  { field: "addressLine1" },
+  { field: "addressLine2", optional: true },
+  { field: "postalCode" },
+  { field: "city" },
+];
+
+/**
+ * Contact, delivery address and payment in one form, ending with the one button that commits the
+ * buyer to pay, with the total (eu-rules 5). The card fields are the test gateway's element.
+ */
+export function CheckoutForm({ texts, token, bundleId, country, methods, digital, totalMinor, values, errors: serverErrors, message }: CheckoutFormProps) {
+  const t = useTranslate();
+  const { market } = useStorefront();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const [clientErrors, setClientErrors] = useState<CheckoutErrors | null>(null);
+  const [method, setMethod] = useState(values.method || methods[0] || "card");
+  const errors = clientErrors ?? serverErrors;
+  const form = useRef<HTMLFormElement>(null);
+  // A refused payment comes back with every field kept but the card, as a provider's element does.
+  useEffect(() => {
+    if (!message) return;
+    for (const input of form.current?.querySelectorAll<HTMLInputElement>('[autocomplete^="cc-"]') ?? []) input.value = "";
+  }, [message, token, serverErrors]);
+  const countryName = new Intl.DisplayNames([market.languageTag], { type: "region" }).of(country) ?? country;
+  const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);
+
+  const check = (event: FormEvent<HTMLFormElement>) => {
+    if (busy) {
+      event.preventDefault();
+      return;
+    }
+    const form = new FormData(event.currentTarget);
+    const found = validateCheckout(Object.fromEntries(checkoutFields.map((field) => [field, String(form.get(field) ?? "")])), {
+      country,
+      methods,
+      digital,
+      today: new Date(),
+    });
+    setClientErrors(found);
+    if (Object.keys(found).length > 0) {
+      event.preventDefault();
+      const first = event.currentTarget.querySelector<HTMLElement>(`[name="${Object.keys(found)[0]}"]`);
+      first?.focus();
+    }
+  };
+
+  return (
+    <Form ref={form} method="post" className="form checkout-form" noValidate onSubmit={check} aria-labelledby="checkout-heading">
+      <input type="hidden" name="token" value={token} />
+      <input type="hidden" name="bundle" value={bundleId} />
+      {message ? (
+        <p className="checkout-error" role="alert" data-testid="checkout-error">
+          {message}
+        </p>
+      ) : null}
+      <fieldset className="checkout-form__group">
+        <legend>{texts.contactTitle}</legend>
+        <Field name="email" label={texts.email} error={error("email")}>
+          {(props) => <input {...props} type="email" autoComplete={autocompleteTokens.email} defaultValue={values.email} required aria-describedby={props["aria-describedby"] ?? "email-hint"} />}
+        </Field>
+        <p id="email-hint" className="form-hint">
+          {texts.emailHint}
+        </p>
+      </fieldset>
+      <fieldset className="checkout-form__group">
+        <legend>{texts.addressTitle}</legend>
+        {addressFields.map(({ field, optional }) => (
+          <Field key={field} name={field} label={texts[field]} error={error(field)}>
+            {(props) => <input {...props} type="text" autoComplete={autocompleteTokens[field]} defaultValue={values[field]} required={!optional} />}
+          </Field>
+        ))}
+        <Field name="country" label={texts.country} error={error("country")}>
+          {(props) => (
+            <select {...props} autoComplete={autocompleteTokens.country} defaultValue={country}>
+              <option value={country} suppressHydrationWarning>
+                {countryName}
+              </option>
+            </select>
+          )}
+        </Field>
+        <Field name="phone" label={texts.phone} error={error("phone")}>
+          {(props) => <input {...props} type="tel" autoComplete={autocompleteTokens.phone} defaultValue={values.phone} />}
+        </Field>
+      </fieldset>
+      <fieldset className="checkout-form__group" aria-describedby={errors.method ? "method-error" : undefined}>
+        <legend>{texts.paymentTitle}</legend>
+        {methods.map((id) => (
+          <div key={id} className="checkout-method">
+            <label className="quiz__option">
+              <input type="radio" name="method" value={id} checked={method === id} onChange={() => setMethod(id)} />
+              <span>{texts.methods[id]}</span>
+            </label>
+            {id === "card" && method === "card" ? (
+              <div className="checkout-card">
+                <Field name="cardNumber" label={texts.cardNumber} error={error("cardNumber")}>
+                  {(props) => <input {...props} type="text" inputMode="numeric" autoComplete={autocompleteTokens.cardNumber} />}
+                </Field>
+                <div className="checkout-card__row">
+                  <Field name="cardExpiry" label={texts.cardExpiry} error={error("cardExpiry")}>
+                    {(props) => <input {...props} type="text" inputMode="numeric" autoComplete={autocompleteTokens.cardExpiry} placeholder="MM/YY" />}
+                  </Field>
+                  <Field name="cardCvc" label={texts.cardCvc} error={error("cardCvc")}>
+                    {(props) => <input {...props} type="text" inputMode="numeric" autoComplete={autocompleteTokens.cardCvc} maxLength={4} />}
+                  </Field>
+                </div>
+              </div>
+            ) : null}
+            {id === "bank" && method === "bank" ? <p className="form-hint">{texts.bankHint}</p> : null}
+          </div>
+        ))}
+        {errors.method ? (
+          <p id="method-error" className="field-error" role="alert">
+            {texts.errors.method}
+          </p>
+        ) : null}
+      </fieldset>
+      {digital ? (
+        <div className="form-field">
+          <label className="checkout-consent">
+            <input type="checkbox" name="digitalConsent" value="yes" data-testid="digital-consent" aria-invalid={errors.digitalConsent ? true : undefined} />
+            <span>{texts.digitalConsent}</span>
+          </label>
+          {errors.digitalConsent ? (
+            <p className="field-error" role="alert">
+              {texts.errors.digitalConsent}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <p className="form-hint">{texts.legalNote}</p>
+      <button type="submit" className="button button--primary checkout-form__pay" data-testid="place-order" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
+        {busy ? t("checkout.submitting") : t("checkout.pay", { price: formatMoney(totalMinor, { languageTag: market.languageTag, currency: market.currency }) })}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { checkCheckoutToken, newCheckoutToken, tokenLifetimeMs, type TokenCheck } from "./checkout-token.server";
+
+const key = "the-store-signing-key";
+const now = Date.parse("2026-11-23T12:00:00Z");
+const token = newCheckoutToken(key, "shape-3", now);
+
+/** The token with the first character of its signature replaced by another one. */
+const withChangedSignature = (() => {
+  const at = token.lastIndexOf(".") + 1;
+  return `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
+})();
+
+/** The token with its issue time moved, keeping the signature. */
+const withChangedTime = (() => {
+  const [nonce, , bundle, signature] = token.split(".");
+  return [nonce, (now + 1000).toString(36), bundle, signature].join(".");
+})();
+
+describe("checkCheckoutToken", () => {
+  it("makes a different token each time", () => {
+    expect(newCheckoutToken(key, "shape-3", now)).not.toBe(token);
+  });
+
+  it.each<[string, string, string, string, number, TokenCheck]>([
+    ["the same key, bundle and time", key, token, "shape-3", now, "valid"],
+    ["a minute later", key, token, "shape-3", now + 60_000, "valid"],
+    ["at the end of its lifetime", key, token, "shape-3", now + tokenLifetimeMs, "valid"],
+    ["just after its lifetime", key, token, "shape-3", now + tokenLifetimeMs + 1, "expired"],
+    ["a little before it was made (clock skew)", key, token, "shape-3", now - 60_000, "valid"],
+    ["well before it was made", key, token, "shape-3", now - 60_001, "expired"],
+    ["another key", "another-key", token, "shape-3", now, "forged"],
+    ["another bundle", key, token, "shape-6", now, "forged"],
+    ["a changed character in the signature", key, withChangedSignature, "shape-3", now, "forged"],
+    ["a changed issue time", key, withChangedTime, "shape-3", now, "forged"],
+    ["no signature", key, token.slice(0, token.lastIndexOf(".")), "shape-3", now, "forged"],
+    ["an extra part", key, `${token}.x`, "shape-3", now, "forged"],
+    ["an empty string", key, "", "shape-3", now, "forged"],
+    ["something that is not a token", key, "not-a-token", "shape-3", now, "forged"],
+    ["four empty parts", key, "...", "shape-3", now, "forged"],
+  ])("%s is %s", (_name, checkKey, checked, bundle, at, result) => {
+    expect(checkCheckoutToken(checkKey, checked, bundle, at)).toBe(result);
+  });
+});

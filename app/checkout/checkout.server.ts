@@ -1,0 +1,232 @@
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { routePath } from "../funnel/paths";
+import { storefrontStateContext } from "../market/request-context";
+import { deliveryCountry, isReusableMethod, paymentMethodsFor, type PaymentMethodId } from "../orders/commerce-content.server";
+import { orderIdFromRequest } from "../orders/order-access.server";
+import { applyPaymentOutcome, latestPayment, orderById, paymentById, placeOrder, type Contact, type Order, type Payment } from "../orders/order-service.server";
+import { quoteCheckout, type Quote } from "../orders/quote.server";
+import type { DeclineCode, PaymentOutcome } from "../payments/provider";
+import { store } from "../platform/store.server";
+import { checkCheckoutToken, newCheckoutToken } from "./checkout-token.server";
+import { checkoutFields, contactFields, keptValues, validateCheckout, type CheckoutErrors } from "./checkout-form";
+import { normalizePostalCode } from "./postal-codes";
+import { commerceTextsFor } from "./checkout-texts.server";
+
+interface RouteArgs {
+  request: Request;
+  params: { locale?: string };
+  context: Readonly<RouterContextProvider>;
+}
+
+export interface CheckoutActionData {
+  errors: CheckoutErrors;
+  values: Record<string, string>;
+  token: string;
+  /** A message for the whole form: a decline, an expired page. */
+  message: string | null;
+}
+
+const maxBodyBytes = 32 * 1024;
+/** A resubmission of a paid order's form still gets in this long: double clicks, retries after a timeout. */
+const resubmitGraceMs = 10 * 60 * 1000;
+
+/** The funnel query to carry on (src, utm), without what only the checkout needs. */
+function funnelQuery(url: URL): string {
+  const query = new URLSearchParams(url.search);
+  query.delete("bundle");
+  const text = query.toString();
+  return text ? `?${text}` : "";
+}
+
+/** The first upsell, in the same form as the checkout's URL (with or without the locale). */
+function nextStepPath(checkoutUrl: URL, locale: string | undefined): string {
+  const path = locale ? routePath("upsell-2", locale.toLowerCase()) : routePath("upsell");
+  return `${path}${funnelQuery(checkoutUrl)}`;
+}
+
+function orderView(quote: Quote) {
+  return { lines: quote.lines, totals: quote.totals, currency: quote.currency };
+}
+
+async function cookieOrder(request: Request): Promise<Order | undefined> {
+  const { db, orderCookie } = store();
+  const orderId = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
+  return orderId ? orderById(db, orderId) : undefined;
+}
+
+function contactValues(order: Order): Record<string, string> {
+  return Object.fromEntries(contactFields.map((field) => [field, order[field]]));
+}
+
+export async function loadCheckout({ request, context }: RouteArgs) {
+  const { market, lang } = context.get(storefrontStateContext);
+  const { signingKey, settings } = store();
+  const texts = commerceTextsFor(lang);
+  const bundleId = new URL(request.url).searchParams.get("bundle") ?? "";
+  const quote = quoteCheckout(market, bundleId, new Date());
+  const base = { texts, testMode: settings.storeMode === "test", country: deliveryCountry(market), methods: paymentMethodsFor(market) };
+  if (!quote) return data({ ...base, unavailable: true as const }, { status: 404 });
+
+  // Back from a declined or cancelled payment: the same order, its details, and why it failed.
+  // The same order again: back from a declined or cancelled payment (its details, and why it
+  // failed), or back from the upsells with the back button (sending the form again pays nothing).
+  const order = await cookieOrder(request);
+  const sameOrder = order && order.market === market.country && tokenBundle(order.checkoutToken) === bundleId;
+  const retry = sameOrder && (order.status === "payment_failed" || order.status === "pending_payment");
+  const justPaid = sameOrder && order.paidAt !== null && Date.now() - order.paidAt.getTime() < resubmitGraceMs;
+  const lastPayment = retry ? await latestPayment(store().db, order.id) : undefined;
+  const failed = lastPayment && (lastPayment.status === "declined" || lastPayment.status === "cancelled");
+  return {
+    ...base,
+    unavailable: false as const,
+    bundleId,
+    quote: orderView(quote),
+    token: retry || justPaid ? order.checkoutToken : newCheckoutToken(signingKey, bundleId),
+    values: retry || justPaid ? { ...contactValues(order), method: lastPayment?.method ?? "" } : {},
+    message: justPaid ? texts.checkout.alreadyPlaced : failed ? texts.checkout.declines[(lastPayment.failureCode ?? "card_declined") as DeclineCode] : null,
+  };
+}
+
+function tokenBundle(token: string): string | undefined {
+  return token.split(".")[2];
+}
+
+function formValues(form: FormData): Record<string, string> {
+  return Object.fromEntries(checkoutFields.map((field) => [field, String(form.get(field) ?? "").slice(0, 500)]));
+}
+
+function contactOf(values: Record<string, string>, country: string): Contact {
+  return {
+    email: values.email?.trim() ?? "",
+    givenName: values.givenName?.trim() ?? "",
+    familyName: values.familyName?.trim() ?? "",
+    addressLine1: values.addressLine1?.trim() ?? "",
+    addressLine2: values.addressLine2?.trim() ?? "",
+    postalCode: normalizePostalCode(country, values.postalCode ?? "") ?? "",
+    city: values.city?.trim() ?? "",
+    country,
+    phone: values.phone?.trim() ?? "",
+  };
+}
+
+async function waitForSettledPayment(paymentId: string, timeoutMs = 10_000): Promise<Payment | undefined> {
+  const started = Date.now();
+  for (;;) {
+    const payment = await paymentById(store().db, paymentId);
+    if (!payment || payment.status !== "started" || Date.now() - started > timeoutMs) return payment;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function outcomeOfPayment(payment: Payment): PaymentOutcome | null {
+  if (payment.status === "succeeded") return { status: "succeeded", providerRef: payment.providerRef ?? "", reusableMethodRef: payment.reusableMethodRef };
+  if (payment.status === "declined" || payment.status === "cancelled") {
+    return { status: "declined", providerRef: payment.providerRef, code: (payment.failureCode ?? "card_declined") as DeclineCode };
+  }
+  return null;
+}
+
+export async function submitCheckout({ request, params, context }: RouteArgs) {
+  const { market, lang } = context.get(storefrontStateContext);
+  const { db, payments, signingKey, orderCookie, settings } = store();
+  const texts = commerceTextsFor(lang).checkout;
+  const url = new URL(request.url);
+  const length = Number(request.headers.get("Content-Length") ?? 0);
+  if (length > maxBodyBytes) throw data({ message: "Request body too large" }, { status: 413 });
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/.test(contentType)) throw data({ message: "Send the checkout form" }, { status: 415 });
+  const values = formValues(await request.formData());
+  const kept = keptValues(values);
+
+  const reply = (status: number, message: string | null, errors: CheckoutErrors = {}, token = values.token ?? "", headers?: HeadersInit) =>
+    data<CheckoutActionData>({ errors, values: kept, token, message }, { status, headers });
+
+  const quote = quoteCheckout(market, values.bundle ?? "", new Date());
+  if (!quote) return reply(400, texts.unavailable);
+  const tokenCheck = checkCheckoutToken(signingKey, values.token ?? "", quote.lines[0]?.bundleId ?? "");
+  if (tokenCheck !== "valid") return reply(tokenCheck === "expired" ? 400 : 403, texts.expired, {}, newCheckoutToken(signingKey, values.bundle ?? ""));
+
+  const country = deliveryCountry(market);
+  const methods = paymentMethodsFor(market);
+  const digital = quote.lines.some((line) => line.kind === "digital");
+  const errors = validateCheckout(values, { country, methods, digital, today: new Date() });
+  if (Object.keys(errors).length > 0) return reply(400, texts.errorSummary, errors);
+
+  const method = values.method as PaymentMethodId;
+  const placed = await placeOrder(
+    db,
+    {
+      checkoutToken: values.token ?? "",
+      market: market.country,
+      locale: lang,
+      currency: quote.currency,
+      contact: contactOf(values, country),
+      lines: quote.lines,
+      totals: quote.totals,
+      funnelSrc: url.searchParams.get("src")?.slice(0, 40) ?? null,
+      test: settings.storeMode === "test",
+      digitalConsent: digital && values.digitalConsent === "yes",
+    },
+    { provider: payments.id, method, checkoutPath: `${url.pathname}${url.search}` },
+  );
+  const cookieHeader = { "Set-Cookie": await orderCookie.serialize(placed.order.id) };
+  const next = nextStepPath(url, params.locale);
+
+  if (placed.kind === "already_paid") {
+    const ownOrder = (await orderIdFromRequest(orderCookie, request.headers.get("Cookie"))) === placed.order.id;
+    if (ownOrder || Date.now() - placed.order.createdAt.getTime() < resubmitGraceMs) throw redirect(next, { status: 303, headers: cookieHeader });
+    return reply(409, texts.alreadyPlaced);
+  }
+
+  let payment = placed.payment;
+  let outcome: PaymentOutcome | null = null;
+  if (placed.kind === "in_progress") {
+    // The other request of this submission is paying: take its outcome rather than pay again.
+    payment = (await waitForSettledPayment(payment.id)) ?? payment;
+    if (payment.status === "requires_action" && payment.providerRef) outcome = await payments.retrievePayment(payment.providerRef);
+    else outcome = outcomeOfPayment(payment);
+  }
+  if (!outcome) {
+    try {
+      outcome = await payments.startPayment({
+        idempotencyKey: payment.idempotencyKey,
+        amountMinor: payment.amountMinor,
+        currency: payment.currency,
+        method,
+        details: { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
+        saveMethod: isReusableMethod(method),
+        returnUrl: `/checkout-return/${payment.id}`,
+      });
+    } catch (error) {
+      // The provider may or may not have charged: the payment stays open, and the retry's call with
+      // the same idempotency key finds out without charging twice.
+      console.error(`Payment provider call failed for payment ${payment.id}: ${error instanceof Error ? error.message : String(error)}`);
+      return reply(503, texts.declines.provider_unavailable, {}, values.token, cookieHeader);
+    }
+  }
+  const applied = await applyPaymentOutcome(db, payment.id, outcome);
+  if (applied.order.status === "paid") throw redirect(next, { status: 303, headers: cookieHeader });
+  if (outcome.status === "requires_action") throw redirect(outcome.actionUrl, { status: 303, headers: cookieHeader });
+  if (outcome.status === "processing") throw redirect(thankYouPath(next, params.locale), { status: 303, headers: cookieHeader });
+  const code = outcome.status === "declined" ? outcome.code : "card_declined";
+  return reply(402, texts.declines[code], {}, values.token, cookieHeader);
+}
+
+function thankYouPath(next: string, locale: string | undefined): string {
+  const query = next.includes("?") ? next.slice(next.indexOf("?")) : "";
+  return `${locale ? routePath("thankyou-2", locale.toLowerCase()) : routePath("thankyou")}${query}`;
+}
+
+/** Where the provider's pages send the buyer back: the order follows what the provider says. */
+export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }) {
+  const { db, payments, orderCookie } = store();
+  const payment = /^[0-9a-f-]{36}$/.test(params.payment ?? "") ? await paymentById(db, params.payment ?? "") : undefined;
+  const ownOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
+  if (!payment || payment.orderId !== ownOrder) throw data({ message: "Unknown payment" }, { status: 404 });
+  const outcome = payment.providerRef ? await payments.retrievePayment(payment.providerRef) : null;
+  const applied = outcome ? await applyPaymentOutcome(db, payment.id, outcome) : { order: await orderById(db, payment.orderId), payment };
+  const checkoutUrl = new URL(payment.checkoutPath, "http://store");
+  const locale = /^\/checkout\/([^/]+)$/.exec(checkoutUrl.pathname)?.[1];
+  if (applied.order?.status === "paid") throw redirect(nextStepPath(checkoutUrl, locale));
+  throw redirect(`${checkoutUrl.pathname}${checkoutUrl.search}`);
+}

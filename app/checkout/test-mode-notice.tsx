@@ -1,0 +1,11 @@
+import { useTranslate } from "../market/translate";
+
+/** In test mode every checkout, upsell and thank-you page says so (DESIGN §11). */
+export function TestModeNotice() {
+  const t = useTranslate();
+  return (
+    <p className="test-mode" role="note" data-testid="test-mode">
+      {t("testMode.notice")}
+    </p>
+  );
+}

@@ -1,0 +1,74 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ExtractTablesWithRelations } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { lockDataDir } from "./data-dir-lock.server";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** Both drivers give this same query builder; only the connection differs. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything queries can run on: the database or a transaction inside it. */
+export type Queryable = Database | Transaction;
+
+export interface OpenDatabase {
+  db: Database;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget = { url: string } | { dataDir: string } | { memory: true };
+
+// Two levels up from app/db/ in the sources and from build/server/ in the build.
+const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/** Any fixed number: the key of the advisory lock under which migrations run. */
+const migrationLockKey = 7_305_551;
+
+/**
+ * Opens the store's database and applies pending migrations under an advisory lock, so that
+ * several servers starting at once migrate once. PGlite is imported only when it is used: it costs
+ * about 350 MB of memory.
+ */
+export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase> {
+  if ("url" in target) {
+    const { Pool } = (await import("pg")).default;
+    const { drizzle } = await import("drizzle-orm/node-postgres");
+    const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+    const pool = new Pool({ connectionString: target.url, max: 10 });
+    pool.on("error", (error) => console.error(`PostgreSQL connection error: ${error.message}`));
+    const client = await pool.connect();
+    try {
+      await client.query("select pg_advisory_lock($1)", [migrationLockKey]);
+      await migrate(drizzle({ client, schema }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [migrationLockKey]).catch(() => undefined);
+      client.release();
+    }
+    return { db: drizzle({ client: pool, schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
+  }
+
+  const release = "dataDir" in target ? lockDataDir(target.dataDir) : () => undefined;
+  try {
+    const { PGlite } = await import("@electric-sql/pglite");
+    const { drizzle } = await import("drizzle-orm/pglite");
+    const { migrate } = await import("drizzle-orm/pglite/migrator");
+    const client = "dataDir" in target ? await PGlite.create(join(target.dataDir, "pglite")) : await PGlite.create();
+    const db = drizzle({ client, schema });
+    await client.query("select pg_advisory_lock($1)", [migrationLockKey]);
+    await migrate(db, { migrationsFolder });
+    await client.query("select pg_advisory_unlock($1)", [migrationLockKey]);
+    return {
+      db: db as unknown as Database,
+      kind: "pglite",
+      async close() {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

@@ -1,0 +1,244 @@
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * The one schema of the store, for PGlite and PostgreSQL alike (DESIGN §10, §11). Money is in
+ * integer minor units with its ISO currency; every change of an order's status is an event row.
+ */
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+export const orderStatuses = [
+  "pending_payment",
+  "paid",
+  "payment_failed",
+  "fulfilled",
+  "partially_refunded",
+  "refunded",
+  "withdrawn",
+  "cancelled",
+] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey(),
+    number: text("number").notNull().unique(),
+    status: text("status").$type<OrderStatus>().notNull(),
+    /** The market's country code (`CH-FR`), its locale and currency when the order was placed. */
+    market: text("market").notNull(),
+    locale: text("locale").notNull(),
+    currency: text("currency").notNull(),
+    // The order keeps its own copy of whom it was sold to and where it goes.
+    email: text("email").notNull(),
+    givenName: text("given_name").notNull(),
+    familyName: text("family_name").notNull(),
+    addressLine1: text("address_line1").notNull(),
+    addressLine2: text("address_line2").notNull().default(""),
+    postalCode: text("postal_code").notNull(),
+    city: text("city").notNull(),
+    /** ISO 3166-1 alpha-2 of the delivery address. */
+    country: text("country").notNull(),
+    phone: text("phone").notNull().default(""),
+    itemsMinor: integer("items_minor").notNull(),
+    deliveryMinor: integer("delivery_minor").notNull(),
+    deliveryVatRateBp: integer("delivery_vat_rate_bp").notNull(),
+    totalMinor: integer("total_minor").notNull(),
+    vatMinor: integer("vat_minor").notNull(),
+    /** The token of the checkout form that created the order: a resubmission finds it again. */
+    checkoutToken: text("checkout_token").notNull().unique(),
+    funnelSrc: text("funnel_src"),
+    test: boolean("test").notNull(),
+    createdAt: createdAt(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    funnelEndedAt: timestamp("funnel_ended_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("orders_email_idx").on(sql`lower(${table.email})`),
+    index("orders_created_idx").on(table.createdAt),
+    check("orders_status_check", sql`${table.status} in ('pending_payment','paid','payment_failed','fulfilled','partially_refunded','refunded','withdrawn','cancelled')`),
+    check("orders_amounts_check", sql`${table.totalMinor} >= 0 and ${table.vatMinor} >= 0 and ${table.itemsMinor} >= 0 and ${table.deliveryMinor} >= 0`),
+  ],
+);
+
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id),
+    bundleId: text("bundle_id").notNull(),
+    productId: text("product_id").notNull(),
+    productName: text("product_name").notNull(),
+    kind: text("kind").$type<"supplement" | "digital">().notNull(),
+    units: integer("units").notNull(),
+    grossMinor: integer("gross_minor").notNull(),
+    vatRateBp: integer("vat_rate_bp").notNull(),
+    vatMinor: integer("vat_minor").notNull(),
+    /** Where the line was sold: `checkout`, or the upsell step that added it. */
+    source: text("source").notNull(),
+    /** When the buyer consented to immediate delivery of a digital item (withdrawal right lapses). */
+    digitalConsentAt: timestamp("digital_consent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("order_lines_order_idx").on(table.orderId),
+    // One line per step: a replayed upsell acceptance can never add a second line.
+    uniqueIndex("order_lines_step_unique").on(table.orderId, table.source),
+  ],
+);
+
+export const paymentStatuses = ["started", "requires_action", "processing", "succeeded", "declined", "cancelled"] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id),
+    provider: text("provider").notNull(),
+    method: text("method").notNull(),
+    purpose: text("purpose").notNull(),
+    status: text("status").$type<PaymentStatus>().notNull(),
+    amountMinor: integer("amount_minor").notNull(),
+    currency: text("currency").notNull(),
+    /** Sent with every call to the provider for this payment: a retry never charges twice. */
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    providerRef: text("provider_ref"),
+    /** A method the provider keeps for charging again (upsells), when the buyer's method allows it. */
+    reusableMethodRef: text("reusable_method_ref"),
+    failureCode: text("failure_code"),
+    /** The checkout page (path and funnel query, never personal data) to return to after the provider's pages. */
+    checkoutPath: text("checkout_path").notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("payments_order_idx").on(table.orderId)],
+);
+
+export const orderEvents = pgTable(
+  "order_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id),
+    type: text("type").notNull(),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status"),
+    /** What happened, without personal data: amounts, payment ids, codes. */
+    detail: jsonb("detail").$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (table) => [index("order_events_order_idx").on(table.orderId)],
+);
+
+export const outboxStatuses = ["pending", "sent", "failed"] as const;
+
+/** E-mails to send, written in the same transaction as the change they report (DESIGN §11). */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    kind: text("kind").notNull(),
+    /** One message per key: `order-confirmation:<order id>`, `withdrawal:<id>`, ... */
+    dedupeKey: text("dedupe_key").notNull().unique(),
+    orderId: uuid("order_id").references(() => orders.id),
+    recipient: text("recipient").notNull(),
+    locale: text("locale").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    status: text("status").$type<(typeof outboxStatuses)[number]>().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    sendAfter: timestamp("send_after", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("outbox_due_idx").on(table.status, table.sendAfter)],
+);
+
+export const withdrawals = pgTable("withdrawals", {
+  id: uuid("id").primaryKey(),
+  reference: text("reference").notNull().unique(),
+  name: text("name").notNull(),
+  orderNumber: text("order_number").notNull(),
+  email: text("email").notNull(),
+  /** Set when the order number and e-mail address agree with an order. */
+  orderId: uuid("order_id").references(() => orders.id),
+  locale: text("locale").notNull(),
+  status: text("status").notNull().default("received"),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const refundRequests = pgTable("refund_requests", {
+  id: uuid("id").primaryKey(),
+  orderNumber: text("order_number").notNull(),
+  email: text("email").notNull(),
+  reason: text("reason").notNull(),
+  message: text("message").notNull(),
+  orderId: uuid("order_id").references(() => orders.id),
+  locale: text("locale").notNull(),
+  status: text("status").notNull().default("open"),
+  createdAt: createdAt(),
+});
+
+export const feedback = pgTable("feedback", {
+  id: uuid("id").primaryKey(),
+  rating: integer("rating").notNull(),
+  comment: text("comment").notNull(),
+  email: text("email"),
+  locale: text("locale").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Secrets the store makes for itself on first start (form-token signing). */
+export const storeSecrets = pgTable("store_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * The test gateway's own ledger: what a real provider would keep on its side. A call repeated
+ * with the same idempotency key returns the stored result instead of charging again.
+ */
+export const testGatewayCharges = pgTable("test_gateway_charges", {
+  id: text("id").primaryKey(),
+  idempotencyKey: text("idempotency_key").notNull().unique(),
+  method: text("method").notNull(),
+  amountMinor: integer("amount_minor").notNull(),
+  currency: text("currency").notNull(),
+  status: text("status").notNull(),
+  cardLast4: text("card_last4"),
+  cardKind: text("card_kind"),
+  /** Whether the buyer asked to keep the method for later charges. */
+  saveMethod: boolean("save_method").notNull().default(false),
+  returnUrl: text("return_url").notNull(),
+  /** The saved card a later off-session charge may use (issued for reusable methods). */
+  savedMethodId: text("saved_method_id"),
+  declineCode: text("decline_code"),
+  refundedMinor: integer("refunded_minor").notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const testGatewayMethods = pgTable("test_gateway_methods", {
+  id: text("id").primaryKey(),
+  /** Which test card it is (its behaviour), never a card number. */
+  cardKind: text("card_kind").notNull(),
+  last4: text("last4").notNull(),
+  createdAt: createdAt(),
+});
+
+export const testGatewayRefunds = pgTable("test_gateway_refunds", {
+  id: text("id").primaryKey(),
+  idempotencyKey: text("idempotency_key").notNull().unique(),
+  chargeId: text("charge_id").notNull(),
+  amountMinor: integer("amount_minor").notNull(),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,196 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import contact from "../../content/contact.json";
+import site from "../../content/site.json";
+import type { Database } from "../db/database.server";
+import { formatDate, formatDateTime } from "../market/date-time";
+import { marketForCountryCode, markets, type Market } from "../market/markets";
+import { formatMoney, formatRate } from "../market/money";
+import { linesOf, orderById } from "../orders/order-service.server";
+import { routePath } from "../funnel/paths";
+import { mailText, type MailContent, type MailRow } from "./mail-content";
+import { formatMessage, mailTextsFor } from "./mail-texts.server";
+import { MailView } from "./mail-view";
+import type { OutboxRow } from "./outbox.server";
+import type { OutgoingMail } from "./transport.server";
+
+interface ComposeContext {
+  db: Database;
+  from: string;
+  publicUrl: string;
+}
+
+const brand = site.brand;
+
+function marketOf(code: unknown, locale: string): Market {
+  return (typeof code === "string" && marketForCountryCode(code)) || markets.find((market) => market.locale === locale) || (markets[0] as Market);
+}
+
+function common(locale: string, market: Market, name: string | null) {
+  const texts = mailTextsFor(locale);
+  const format = (message: string, values: Record<string, string | number> = {}) => formatMessage(message, market.languageTag, { brand, ...values });
+  return {
+    texts,
+    format,
+    greeting: name ? format(texts.common.greeting, { name }) : texts.common.greetingAnonymous,
+    signature: format(texts.common.signature),
+    contact: format(texts.common.contact, { email: contact.email }),
+  };
+}
+
+const withdrawLink = (publicUrl: string, market: Market) => `${publicUrl}${routePath("withdraw-2", market.routeValue)}`;
+
+async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promise<MailContent> {
+  const order = row.orderId ? await orderById(context.db, row.orderId) : undefined;
+  if (!order) throw new Error(`No order for e-mail #${row.id}`);
+  const lines = await linesOf(context.db, order.id);
+  const market = marketOf(order.market, order.locale);
+  const money = (minor: number) => formatMoney(minor, { languageTag: market.languageTag, currency: order.currency as Market["currency"] });
+  const { texts, format, greeting, signature, contact: contactLine } = common(order.locale, market, order.givenName);
+  const t = texts.orderConfirmation;
+  const lineRows: MailRow[] = lines.map((line) => ({
+    label: `${line.productName} – ${line.kind === "digital" ? t.digitalItem : format(t.quantity, { units: line.units })}`,
+    value: money(line.grossMinor),
+    notes: [
+      format(t.vatRate, { rate: formatRate(line.vatRateBp, market.languageTag) }),
+      ...(line.digitalConsentAt ? [format(t.digitalConsent, { date: formatDateTime(line.digitalConsentAt, market) })] : []),
+    ],
+  }));
+  return {
+    lang: market.languageTag,
+    subject: format(t.subject, { number: order.number }),
+    preheader: t.preheader,
+    notice: order.test ? texts.common.testNotice : undefined,
+    greeting,
+    paragraphs: [t.intro],
+    sections: [
+      {
+        rows: [
+          { label: t.numberLabel, value: order.number, strong: true },
+          { label: t.dateLabel, value: formatDate(order.paidAt ?? order.createdAt, market) },
+        ],
+      },
+      {
+        title: t.linesTitle,
+        rows: [
+          ...lineRows,
+          { label: t.delivery, value: order.deliveryMinor === 0 ? t.free : money(order.deliveryMinor) },
+          { label: t.vatTotal, value: money(order.vatMinor) },
+          { label: t.total, value: money(order.totalMinor), strong: true },
+        ],
+      },
+      {
+        title: t.addressTitle,
+        paragraphs: [
+          `${order.givenName} ${order.familyName}`,
+          order.addressLine1,
+          ...(order.addressLine2 ? [order.addressLine2] : []),
+          `${order.postalCode} ${order.city}`,
+          new Intl.DisplayNames([market.languageTag], { type: "region" }).of(order.country) ?? order.country,
+        ],
+      },
+      { paragraphs: [t.nextSteps] },
+      { title: t.withdrawalTitle, paragraphs: [t.withdrawalText], link: { href: withdrawLink(context.publicUrl, market), label: t.withdrawalLink } },
+    ],
+    signature,
+    contact: contactLine,
+  };
+}
+
+function payloadText(row: OutboxRow, key: string): string {
+  const value = row.payload[key];
+  return typeof value === "string" ? value : "";
+}
+
+function withdrawal(row: OutboxRow, context: ComposeContext): MailContent {
+  const market = marketOf(row.payload.market, row.locale);
+  const { texts, format, greeting, signature, contact: contactLine } = common(row.locale, market, payloadText(row, "name"));
+  const t = texts.withdrawal;
+  const reference = payloadText(row, "reference");
+  return {
+    lang: market.languageTag,
+    subject: format(t.subject, { reference }),
+    preheader: t.intro,
+    greeting,
+    paragraphs: [t.intro],
+    sections: [
+      {
+        rows: [
+          { label: t.reference, value: reference, strong: true },
+          { label: t.receivedAt, value: formatDateTime(new Date(payloadText(row, "receivedAt")), market) },
+          { label: t.name, value: payloadText(row, "name") },
+          { label: t.orderNumber, value: payloadText(row, "orderNumber") },
+          { label: t.email, value: row.recipient },
+        ],
+      },
+      { paragraphs: [t.statement, t.nextSteps] },
+    ],
+    signature,
+    contact: `${contactLine} ${context.publicUrl}`,
+  };
+}
+
+function refundRequest(row: OutboxRow): MailContent {
+  const market = marketOf(row.payload.market, row.locale);
+  const { texts, greeting, signature, contact: contactLine } = common(row.locale, market, null);
+  const t = texts.refundRequest;
+  const reason = payloadText(row, "reason") as keyof typeof t.reasons;
+  const message = payloadText(row, "message");
+  return {
+    lang: market.languageTag,
+    subject: t.subject,
+    preheader: t.intro,
+    greeting,
+    paragraphs: [t.intro],
+    sections: [
+      {
+        rows: [
+          { label: t.orderNumber, value: payloadText(row, "orderNumber") },
+          { label: t.reason, value: t.reasons[reason] ?? reason },
+        ],
+      },
+      ...(message ? [{ title: t.message, paragraphs: [message] }] : []),
+    ],
+    signature,
+    contact: contactLine,
+  };
+}
+
+function feedbackAcknowledgement(row: OutboxRow): MailContent {
+  const market = marketOf(row.payload.market, row.locale);
+  const { texts, greeting, signature, contact: contactLine } = common(row.locale, market, null);
+  const t = texts.feedback;
+  const comment = payloadText(row, "comment");
+  return {
+    lang: market.languageTag,
+    subject: t.subject,
+    preheader: t.intro,
+    greeting,
+    paragraphs: [t.intro],
+    sections: [{ rows: [{ label: t.rating, value: `${payloadText(row, "rating")} / 5` }] }, ...(comment ? [{ title: t.comment, paragraphs: [comment] }] : [])],
+    signature,
+    contact: contactLine,
+  };
+}
+
+export async function composeMail(row: OutboxRow, context: ComposeContext): Promise<OutgoingMail> {
+  const content =
+    row.kind === "order-confirmation"
+      ? await orderConfirmation(row, context)
+      : row.kind === "withdrawal"
+        ? withdrawal(row, context)
+        : row.kind === "refund-request"
+          ? refundRequest(row)
+          : row.kind === "feedback"
+            ? feedbackAcknowledgement(row)
+            : null;
+  if (!content) throw new Error(`Unknown e-mail kind ${row.kind}`);
+  const domain = /@([^>\s]+)>?$/.exec(context.from)?.[1] ?? "localhost";
+  return {
+    to: row.recipient,
+    from: context.from,
+    subject: content.subject,
+    html: `<!DOCTYPE html>${renderToStaticMarkup(<MailView content={content} />)}`,
+    text: mailText(content),
+    messageId: `<${row.kind}.${row.id}@${domain}>`,
+  };
+}

@@ -1,0 +1,63 @@
+import { orderCookieName, orderIdFromRequest } from "./order-access.server";
+import { endFunnel, linesOf, orderById } from "./order-service.server";
+import { routeEntryForPath } from "../funnel/route-for-path";
+import { store } from "../platform/store.server";
+
+/** An order as its buyer's own pages show it: no internal ids, tokens or payment references. */
+export interface OrderView {
+  number: string;
+  status: string;
+  paid: boolean;
+  test: boolean;
+  currency: string;
+  lines: { bundleId: string; productName: string; kind: "supplement" | "digital"; units: number; grossMinor: number }[];
+  deliveryMinor: number;
+  vatMinor: number;
+  totalMinor: number;
+  address: string[];
+  country: string;
+}
+
+const orderCookiePattern = new RegExp(`(?:^|;\\s*)${orderCookieName}=`);
+
+/** Whether a request may be for someone's own order page; prerendered files carry no cookie. */
+export function mayCarryOrder(request: Request): boolean {
+  return orderCookiePattern.test(request.headers.get("Cookie") ?? "");
+}
+
+/**
+ * Whether the server must render a path instead of serving its prerendered file: upsell and
+ * thank-you pages show a buyer's own order when the browser holds an order cookie.
+ */
+export function rendersOwnOrder(pathname: string, cookieHeader: string | undefined): boolean {
+  if (!orderCookiePattern.test(cookieHeader ?? "")) return false;
+  const page = routeEntryForPath(pathname.replace(/\.data$/, ""))?.page;
+  return page === "upsell" || page === "thank-you";
+}
+
+/**
+ * The order of the browser's access cookie, for the upsell and thank-you pages. With
+ * `endsFunnel`, reaching the page ends the order's funnel: its confirmation goes out now.
+ */
+export async function ownOrder(request: Request, options: { endsFunnel: boolean }): Promise<OrderView | null> {
+  if (!mayCarryOrder(request)) return null;
+  const { db, orderCookie } = store();
+  const orderId = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
+  const order = orderId ? await orderById(db, orderId) : undefined;
+  if (!order || order.status === "pending_payment" || order.status === "payment_failed" || order.status === "cancelled") return null;
+  if (options.endsFunnel) await endFunnel(db, order.id);
+  const lines = await linesOf(db, order.id);
+  return {
+    number: order.number,
+    status: order.status,
+    paid: order.paidAt !== null,
+    test: order.test,
+    currency: order.currency,
+    lines: lines.map(({ bundleId, productName, kind, units, grossMinor }) => ({ bundleId, productName, kind, units, grossMinor })),
+    deliveryMinor: order.deliveryMinor,
+    vatMinor: order.vatMinor,
+    totalMinor: order.totalMinor,
+    address: [`${order.givenName} ${order.familyName}`, order.addressLine1, order.addressLine2, `${order.postalCode} ${order.city}`].filter(Boolean),
+    country: order.country,
+  };
+}

@@ -1,0 +1,267 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Queryable, Transaction, Database } from "../db/database.server";
+import { orderEvents, orderLines, orders, outbox, payments, type OrderStatus, type PaymentStatus } from "../db/schema";
+import type { PaymentOutcome } from "../payments/provider";
+import { newOrderNumber } from "./order-number";
+import { assertTransition } from "./order-status";
+import type { OrderTotals, PricedLine } from "./pricing";
+
+/**
+ * Orders and their payments (DESIGN §10). Every change of status is written with its event and,
+ * where the buyer is told, its e-mail in the outbox, in one transaction. Rows that two requests
+ * may change at once are read `FOR UPDATE`, so PostgreSQL's real concurrency loses nothing.
+ */
+
+export type Order = typeof orders.$inferSelect;
+export type OrderLine = typeof orderLines.$inferSelect;
+export type Payment = typeof payments.$inferSelect;
+
+/** The order confirmation waits this long for upsells unless the funnel ends sooner. */
+export const confirmationDelayMs = 15 * 60 * 1000;
+
+export interface Contact {
+  email: string;
+  givenName: string;
+  familyName: string;
+  addressLine1: string;
+  addressLine2: string;
+  postalCode: string;
+  city: string;
+  country: string;
+  phone: string;
+}
+
+export interface NewOrder {
+  checkoutToken: string;
+  market: string;
+  locale: string;
+  currency: string;
+  contact: Contact;
+  lines: readonly PricedLine[];
+  totals: OrderTotals;
+  funnelSrc: string | null;
+  test: boolean;
+  digitalConsent: boolean;
+}
+
+export async function recordEvent(
+  tx: Queryable,
+  orderId: string,
+  type: string,
+  detail: Record<string, string | number | boolean | null> = {},
+  status?: { from: OrderStatus; to: OrderStatus },
+): Promise<void> {
+  await tx.insert(orderEvents).values({ orderId, type, detail, fromStatus: status?.from ?? null, toStatus: status?.to ?? null });
+}
+
+/** Moves an order to a new status with its event; the order must be locked by the caller. */
+export async function changeStatus(tx: Transaction, order: Order, to: OrderStatus, type: string, detail: Record<string, string | number | boolean | null> = {}): Promise<Order> {
+  assertTransition(order.status, to);
+  const [updated] = await tx
+    .update(orders)
+    .set({ status: to, ...(to === "paid" && !order.paidAt ? { paidAt: new Date() } : {}) })
+    .where(eq(orders.id, order.id))
+    .returning();
+  await recordEvent(tx, order.id, type, detail, { from: order.status, to });
+  return updated as Order;
+}
+
+async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | undefined> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const number = newOrderNumber();
+    const taken = await tx.select({ id: orders.id }).from(orders).where(eq(orders.number, number));
+    if (taken.length > 0) continue;
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        id: randomUUID(),
+        number,
+        status: "pending_payment",
+        market: input.market,
+        locale: input.locale,
+        currency: input.currency,
+        ...input.contact,
+        ...input.totals,
+        checkoutToken: input.checkoutToken,
+        funnelSrc: input.funnelSrc,
+        test: input.test,
+      })
+      .onConflictDoNothing({ target: orders.checkoutToken })
+      .returning();
+    if (!order) return undefined;
+    const consentAt = input.digitalConsent ? new Date() : null;
+    await tx.insert(orderLines).values(
+      input.lines.map((line, index) => ({
+        orderId: order.id,
+        bundleId: line.bundleId,
+        productId: line.productId,
+        productName: line.productName,
+        kind: line.kind,
+        units: line.units,
+        grossMinor: line.grossMinor,
+        vatRateBp: line.vatRateBp,
+        vatMinor: line.vatMinor,
+        source: index === 0 ? "checkout" : `checkout:${index}`,
+        digitalConsentAt: line.kind === "digital" ? consentAt : null,
+      })),
+    );
+    await recordEvent(tx, order.id, "order_created", { total: order.totalMinor, currency: order.currency, lines: input.lines.length });
+    return order;
+  }
+  throw new Error("Could not find a free order number in five tries");
+}
+
+export type PlaceResult =
+  /** A payment attempt to send to the provider now. */
+  | { kind: "pay"; order: Order; payment: Payment }
+  /** Another request of the same submission is paying: wait for its outcome. */
+  | { kind: "in_progress"; order: Order; payment: Payment }
+  | { kind: "already_paid"; order: Order };
+
+const settledOrderStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded", "refunded", "withdrawn", "cancelled"];
+const openPaymentStatuses: readonly PaymentStatus[] = ["started", "requires_action", "processing"];
+
+/**
+ * Creates the order of a checkout submission, or finds it again when the same form is sent twice,
+ * and opens one payment attempt for it. The order row is locked while deciding, so two requests of
+ * one submission never both start a payment.
+ */
+export async function placeOrder(db: Database, input: NewOrder, payment: { provider: string; method: string; checkoutPath: string }): Promise<PlaceResult> {
+  return db.transaction(async (tx) => {
+    const created = await insertOrder(tx, input);
+    const [order] = await tx.select().from(orders).where(eq(orders.checkoutToken, input.checkoutToken)).for("update");
+    if (!order) throw new Error("The order of a checkout token vanished");
+    if (settledOrderStatuses.includes(order.status)) return { kind: "already_paid", order };
+    const [open] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.orderId, order.id), inArray(payments.status, [...openPaymentStatuses])))
+      .orderBy(desc(payments.createdAt))
+      .limit(1);
+    if (open && !(open.status === "requires_action" && created === undefined)) return { kind: "in_progress", order, payment: open };
+    let current = order;
+    if (!created) {
+      // A retry after a decline: the buyer may have corrected the address, never the lines.
+      const [updated] = await tx.update(orders).set({ ...input.contact }).where(eq(orders.id, order.id)).returning();
+      current = updated as Order;
+      if (open) await settlePayment(tx, open, { status: "declined", providerRef: open.providerRef, code: "cancelled" });
+      if (current.status === "payment_failed") current = await changeStatus(tx, current, "pending_payment", "payment_retried");
+    }
+    const [{ attempts } = { attempts: 0 }] = await tx.select({ attempts: sql<number>`count(*)::int` }).from(payments).where(eq(payments.orderId, order.id));
+    const [started] = await tx
+      .insert(payments)
+      .values({
+        id: randomUUID(),
+        orderId: order.id,
+        provider: payment.provider,
+        method: payment.method,
+        purpose: "checkout",
+        status: "started",
+        amountMinor: order.totalMinor,
+        currency: order.currency,
+        idempotencyKey: `order:${order.id}:checkout:${attempts + 1}`,
+        checkoutPath: payment.checkoutPath,
+      })
+      .returning();
+    await recordEvent(tx, order.id, "payment_started", { method: payment.method, amount: order.totalMinor, attempt: attempts + 1 });
+    return { kind: "pay", order: current, payment: started as Payment };
+  });
+}
+
+async function settlePayment(tx: Transaction, payment: Payment, outcome: PaymentOutcome): Promise<Payment> {
+  const status: PaymentStatus = outcome.status === "declined" ? (outcome.code === "cancelled" ? "cancelled" : "declined") : outcome.status;
+  const [updated] = await tx
+    .update(payments)
+    .set({
+      status,
+      providerRef: outcome.providerRef ?? payment.providerRef,
+      reusableMethodRef: outcome.status === "succeeded" ? outcome.reusableMethodRef : payment.reusableMethodRef,
+      failureCode: outcome.status === "declined" ? outcome.code : null,
+      updatedAt: new Date(),
+    })
+    .where(eq(payments.id, payment.id))
+    .returning();
+  return updated as Payment;
+}
+
+/**
+ * Applies what the provider said about a payment. Final states are kept: a late or repeated
+ * answer never turns a paid order back, and the confirmation e-mail is queued once.
+ */
+export async function applyPaymentOutcome(db: Database, paymentId: string, outcome: PaymentOutcome): Promise<{ order: Order; payment: Payment }> {
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+    if (!payment) throw new Error(`No payment ${paymentId}`);
+    const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for("update");
+    if (!order) throw new Error(`No order for payment ${paymentId}`);
+    if (!openPaymentStatuses.includes(payment.status)) return { order, payment };
+    const updated = await settlePayment(tx, payment, outcome);
+    const detail = { payment: payment.id, method: payment.method, amount: payment.amountMinor };
+    if (outcome.status === "succeeded") {
+      const paid = order.status === "paid" ? order : await changeStatus(tx, order, "paid", "payment_succeeded", detail);
+      await tx
+        .insert(outbox)
+        .values({
+          kind: "order-confirmation",
+          dedupeKey: `order-confirmation:${order.id}`,
+          orderId: order.id,
+          recipient: order.email,
+          locale: order.locale,
+          sendAfter: new Date(Date.now() + confirmationDelayMs),
+        })
+        .onConflictDoNothing({ target: outbox.dedupeKey });
+      return { order: paid, payment: updated };
+    }
+    if (outcome.status === "declined") {
+      const failed = order.status === "pending_payment" ? await changeStatus(tx, order, "payment_failed", "payment_declined", { ...detail, code: outcome.code }) : order;
+      return { order: failed, payment: updated };
+    }
+    await recordEvent(tx, order.id, outcome.status === "processing" ? "payment_processing" : "payment_requires_action", detail);
+    return { order, payment: updated };
+  });
+}
+
+export async function paymentById(db: Queryable, id: string): Promise<Payment | undefined> {
+  const [payment] = await db.select().from(payments).where(eq(payments.id, id));
+  return payment;
+}
+
+export async function orderById(db: Queryable, id: string): Promise<Order | undefined> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, id));
+  return order;
+}
+
+export async function orderByNumber(db: Queryable, number: string): Promise<Order | undefined> {
+  const [order] = await db.select().from(orders).where(eq(orders.number, number));
+  return order;
+}
+
+export async function linesOf(db: Queryable, orderId: string): Promise<OrderLine[]> {
+  return db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
+}
+
+export async function latestPayment(db: Queryable, orderId: string): Promise<Payment | undefined> {
+  const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(desc(payments.createdAt)).limit(1);
+  return payment;
+}
+
+/**
+ * The funnel of a paid order has ended (thank-you reached or last upsell answered): the
+ * confirmation goes out now instead of after its delay, and the physical lines may ship.
+ */
+export async function endFunnel(db: Database, orderId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const ended = await tx
+      .update(orders)
+      .set({ funnelEndedAt: new Date() })
+      .where(and(eq(orders.id, orderId), sql`${orders.funnelEndedAt} is null`, sql`${orders.paidAt} is not null`))
+      .returning({ id: orders.id });
+    if (ended.length === 0) return;
+    await recordEvent(tx, orderId, "funnel_ended");
+    await tx
+      .update(outbox)
+      .set({ sendAfter: new Date() })
+      .where(and(eq(outbox.dedupeKey, `order-confirmation:${orderId}`), eq(outbox.status, "pending")));
+  });
+}

@@ -1,0 +1,38 @@
+import { isOfferedBundle, pricedBundle, vatClassOf } from "../catalog/catalog.server";
+import { upsells } from "../funnel/content.server";
+import type { Market } from "../market/markets";
+import { standardDeliveryMinor, vatRateBp } from "./commerce-content.server";
+import { orderTotals, priceLine, type OrderTotals, type PricedLine } from "./pricing";
+
+/** What a buyer is asked to pay, computed here from the catalog and never taken from the browser. */
+export interface Quote {
+  lines: (PricedLine & { unitPriceMinor: number })[];
+  totals: OrderTotals;
+  currency: Market["currency"];
+}
+
+export function quoteLine(market: Market, bundleId: string, today: Date): PricedLine & { unitPriceMinor: number } {
+  const offered = pricedBundle(bundleId, market.currency, today);
+  return {
+    ...priceLine({
+      bundleId,
+      productId: offered.productId,
+      productName: offered.productName,
+      kind: offered.kind,
+      units: offered.units,
+      grossMinor: offered.priceMinor,
+      vatRateBp: vatRateBp(market, vatClassOf(bundleId), today),
+    }),
+    unitPriceMinor: offered.unitPriceMinor,
+  };
+}
+
+/** Single products sold from their own page (the audio programme) go to the checkout too. */
+const productPageBundles = new Set(Object.values(upsells.productPages).map((productId) => `${productId}-1`));
+
+/** The quote of a checkout for one bundle an offer or product page sells, or null for any other. */
+export function quoteCheckout(market: Market, bundleId: string, today: Date): Quote | null {
+  if (!isOfferedBundle(bundleId) && !productPageBundles.has(bundleId)) return null;
+  const line = quoteLine(market, bundleId, today);
+  return { lines: [line], totals: orderTotals([line], standardDeliveryMinor(market)), currency: market.currency };
+}

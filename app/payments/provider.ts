@@ -1,0 +1,62 @@
+/**
+ * The one interface between the store and whoever moves the money (DESIGN §12). Pages and the
+ * order service never name a provider; every call carries an idempotency key, so a retry after a
+ * timeout or a killed server returns the first call's result instead of charging again.
+ */
+
+export const declineCodes = [
+  "card_declined",
+  "insufficient_funds",
+  "not_a_test_card",
+  "authentication_failed",
+  "cancelled",
+  "provider_unavailable",
+] as const;
+export type DeclineCode = (typeof declineCodes)[number];
+
+export type PaymentOutcome =
+  | { status: "succeeded"; providerRef: string; reusableMethodRef: string | null }
+  /** The buyer must authenticate (3-D Secure) or approve at their bank on the provider's page. */
+  | { status: "requires_action"; providerRef: string; actionUrl: string }
+  /** Accepted, but not paid until the provider confirms (SEPA debits). */
+  | { status: "processing"; providerRef: string }
+  | { status: "declined"; providerRef: string | null; code: DeclineCode };
+
+export interface StartPaymentInput {
+  idempotencyKey: string;
+  amountMinor: number;
+  currency: string;
+  method: string;
+  /** What the buyer typed into the provider's fields on our page (the test gateway's card form). */
+  details: Readonly<Record<string, string>>;
+  /** Ask the provider to keep the method for later off-session charges (upsells). */
+  saveMethod: boolean;
+  /** Where the provider's own pages send the buyer back to. */
+  returnUrl: string;
+}
+
+export interface ChargeSavedMethodInput {
+  idempotencyKey: string;
+  amountMinor: number;
+  currency: string;
+  reusableMethodRef: string;
+  returnUrl: string;
+}
+
+export interface RefundInput {
+  idempotencyKey: string;
+  providerRef: string;
+  amountMinor: number;
+}
+
+export type RefundOutcome = { status: "succeeded"; refundRef: string } | { status: "failed"; reason: string };
+
+export interface PaymentProvider {
+  readonly id: string;
+  startPayment(input: StartPaymentInput): Promise<PaymentOutcome>;
+  /** A payment's state as the provider knows it, after the buyer came back from its pages. */
+  retrievePayment(providerRef: string): Promise<PaymentOutcome>;
+  /** Charges a method kept from an earlier payment, without the buyer typing anything. */
+  chargeSavedMethod(input: ChargeSavedMethodInput): Promise<PaymentOutcome>;
+  refund(input: RefundInput): Promise<RefundOutcome>;
+}

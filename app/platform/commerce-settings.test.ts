@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { readCommerceSettings, type CommerceSettings } from "./commerce-settings";
+
+const cwd = "/srv/storefront";
+
+describe("readCommerceSettings", () => {
+  it("has defaults for everything", () => {
+    const settings = readCommerceSettings({}, cwd);
+    expect(settings).toEqual({
+      dataDir: "/srv/storefront/data",
+      databaseUrl: null,
+      smtpUrl: null,
+      mailFrom: expect.stringContaining("<service@vitanor.eu>"),
+      publicUrl: "http://localhost:3000",
+      storeMode: "test",
+    });
+  });
+
+  it.each<[string, Record<string, string>, Partial<CommerceSettings>]>([
+    ["PORT changes the default public URL", { PORT: "4000" }, { publicUrl: "http://localhost:4000" }],
+    ["PUBLIC_URL is reduced to its origin", { PUBLIC_URL: "https://shop.example.com/path" }, { publicUrl: "https://shop.example.com" }],
+    ["PUBLIC_URL wins over PORT", { PUBLIC_URL: "https://shop.example.com", PORT: "4000" }, { publicUrl: "https://shop.example.com" }],
+    ["an empty PUBLIC_URL is no PUBLIC_URL", { PUBLIC_URL: "" }, { publicUrl: "http://localhost:3000" }],
+    ["a relative DATA_DIR is under the working folder", { DATA_DIR: "state" }, { dataDir: "/srv/storefront/state" }],
+    ["an absolute DATA_DIR is kept", { DATA_DIR: "/var/lib/storefront" }, { dataDir: "/var/lib/storefront" }],
+    ["a postgres DATABASE_URL", { DATABASE_URL: "postgres://shop@db:5432/shop" }, { databaseUrl: "postgres://shop@db:5432/shop" }],
+    ["a postgresql DATABASE_URL", { DATABASE_URL: "postgresql://shop@db/shop" }, { databaseUrl: "postgresql://shop@db/shop" }],
+    ["an empty DATABASE_URL", { DATABASE_URL: "" }, { databaseUrl: null }],
+    ["an smtp SMTP_URL", { SMTP_URL: "smtp://mail:25" }, { smtpUrl: "smtp://mail:25" }],
+    ["an smtps SMTP_URL", { SMTP_URL: "smtps://user:pass@mail:465" }, { smtpUrl: "smtps://user:pass@mail:465" }],
+    ["a bare MAIL_FROM address", { MAIL_FROM: "orders@example.com" }, { mailFrom: "orders@example.com" }],
+    ["a MAIL_FROM with a name", { MAIL_FROM: "Vitanor Shop <orders@example.com>" }, { mailFrom: "Vitanor Shop <orders@example.com>" }],
+    ["STORE_MODE test", { STORE_MODE: "test" }, { storeMode: "test" }],
+    ["an empty STORE_MODE", { STORE_MODE: "" }, { storeMode: "test" }],
+  ])("%s", (_name, env, expected) => {
+    expect(readCommerceSettings(env, cwd)).toMatchObject(expected);
+  });
+
+  it.each<[string, Record<string, string>, string[]]>([
+    ["DATABASE_URL of another database", { DATABASE_URL: "mysql://x" }, ["DATABASE_URL"]],
+    ["DATABASE_URL that is not a URL", { DATABASE_URL: "not a url" }, ["DATABASE_URL"]],
+    ["SMTP_URL over HTTP", { SMTP_URL: "http://x" }, ["SMTP_URL"]],
+    ["PUBLIC_URL over FTP", { PUBLIC_URL: "ftp://shop.example.com" }, ["PUBLIC_URL"]],
+    ["STORE_MODE live without a provider", { STORE_MODE: "live" }, ["STORE_MODE", "STRIPE_SECRET_KEY", "PAYPAL_CLIENT_ID"]],
+    ["an unknown STORE_MODE", { STORE_MODE: "demo" }, ["STORE_MODE", "demo"]],
+    ["MAIL_FROM that is not an address", { MAIL_FROM: "not an address" }, ["MAIL_FROM"]],
+    ["MAIL_FROM without a domain", { MAIL_FROM: "orders@example" }, ["MAIL_FROM"]],
+  ])("refuses %s, naming it", (_name, env, named) => {
+    let thrown: unknown;
+    try {
+      readCommerceSettings(env, cwd);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(Error);
+    for (const name of named) expect((thrown as Error).message).toContain(name);
+  });
+});

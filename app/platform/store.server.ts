@@ -1,0 +1,68 @@
+import { join } from "node:path";
+import type { Cookie } from "react-router";
+import { openDatabase, type Database } from "../db/database.server";
+import { composeMail } from "../mail/compose.server";
+import { startOutboxWorker, type OutboxWorker } from "../mail/outbox.server";
+import { createMailTransport, type MailTransport } from "../mail/transport.server";
+import { createOrderCookie } from "../orders/order-access.server";
+import { loadSigningKey } from "../orders/store-secret.server";
+import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { readCommerceSettings, type CommerceSettings } from "./commerce-settings";
+
+/**
+ * The commerce side of the running server: settings, database, payment provider, mail and the
+ * outbox worker. Started once before the server listens, stopped after it stops taking requests.
+ */
+export interface Store {
+  settings: CommerceSettings;
+  db: Database;
+  databaseKind: "pglite" | "postgres";
+  payments: TestGateway;
+  signingKey: string;
+  orderCookie: Cookie;
+  mail: MailTransport;
+  outbox: OutboxWorker;
+  close(): Promise<void>;
+}
+
+let current: Store | undefined;
+
+export function store(): Store {
+  if (!current) throw new Error("The store is not started: the server calls startStore() before it listens");
+  return current;
+}
+
+export async function startStore(env: Record<string, string | undefined> = process.env): Promise<Store> {
+  if (current) return current;
+  const settings = readCommerceSettings(env);
+  const database = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir });
+  const signingKey = await loadSigningKey(database.db);
+  const mail = createMailTransport(settings.smtpUrl, join(settings.dataDir, "mail"));
+  const outbox = startOutboxWorker(database.db, async (row) =>
+    mail.send(await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl })),
+  );
+  console.log(
+    `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}`,
+  );
+  current = {
+    settings,
+    db: database.db,
+    databaseKind: database.kind,
+    payments: new TestGateway(database.db),
+    signingKey,
+    orderCookie: createOrderCookie(signingKey, settings.publicUrl.startsWith("https:")),
+    mail,
+    outbox,
+    async close() {
+      await outbox.stop();
+      mail.close();
+      await database.close();
+      current = undefined;
+    },
+  };
+  return current;
+}
+
+export async function stopStore(): Promise<void> {
+  await current?.close();
+}

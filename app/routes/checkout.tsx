@@ -1,0 +1,71 @@
+import { useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/checkout";
+import { CheckoutForm } from "../checkout/checkout-form-view";
+import { loadCheckout, submitCheckout, type CheckoutActionData } from "../checkout/checkout.server";
+import { OrderSummary } from "../checkout/order-summary";
+import { TestModeNotice } from "../checkout/test-mode-notice";
+import { DocumentMeta } from "../chrome/document-meta";
+import { NextStepLink } from "../chrome/next-step-link";
+
+export function loader(args: Route.LoaderArgs) {
+  return loadCheckout(args);
+}
+
+export function action(args: Route.ActionArgs) {
+  return submitCheckout(args);
+}
+
+/** The page holds a form token and, after a decline, the buyer's details: never stored by a cache. */
+export function headers(): HeadersInit {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export default function CheckoutPage() {
+  const page = useLoaderData<typeof loader>();
+  const result = useActionData<CheckoutActionData>();
+  const texts = page.texts.checkout;
+  if (page.unavailable) {
+    return (
+      <section className="page-intro">
+        <DocumentMeta title={texts.title} />
+        <h1 id="checkout-heading">{texts.title}</h1>
+        <p className="checkout-error" role="alert" data-testid="checkout-error">
+          {texts.unavailable}
+        </p>
+        <NextStepLink to="offer" label={texts.backToOffer} />
+      </section>
+    );
+  }
+  const { quote } = page;
+  return (
+    <div className="checkout">
+      <DocumentMeta title={texts.title} />
+      {page.testMode ? <TestModeNotice /> : null}
+      <h1 id="checkout-heading">{texts.heading}</h1>
+      <p className="page-intro__lead">{texts.intro}</p>
+      <div className="checkout__columns">
+        <OrderSummary
+          title={texts.summaryTitle}
+          lines={quote.lines}
+          currency={quote.currency}
+          deliveryMinor={quote.totals.deliveryMinor}
+          vatMinor={quote.totals.vatMinor}
+          totalMinor={quote.totals.totalMinor}
+          labels={texts}
+        />
+        <CheckoutForm
+          texts={texts}
+          token={result?.token ?? page.token}
+          bundleId={page.bundleId}
+          country={page.country}
+          methods={page.methods}
+          digital={quote.lines.some((line) => line.kind === "digital")}
+          totalMinor={quote.totals.totalMinor}
+          values={result?.values ?? page.values}
+          errors={result?.errors ?? {}}
+          message={result?.message ?? page.message}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { data, useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/withdraw";
+import { commerceTextsFor } from "../checkout/checkout-texts.server";
+import { DocumentMeta } from "../chrome/document-meta";
+import { withdrawalFields, WithdrawalForm, type WithdrawalStep } from "../forms/withdrawal-form";
+import { formValues, validateWithdrawal } from "../forms/validation";
+import { formatDateTime } from "../market/date-time";
+import { storefrontStateContext } from "../market/request-context";
+import { normalizeOrderNumber } from "../orders/order-number";
+import { receiveWithdrawal } from "../orders/withdrawal.server";
+import { store } from "../platform/store.server";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { texts: commerceTextsFor(context.get(storefrontStateContext).lang).withdraw };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { market, lang } = context.get(storefrontStateContext);
+  const form = await request.formData();
+  const values = formValues(form, withdrawalFields);
+  const errors = validateWithdrawal(values);
+  const cleaned: Record<string, string> = { ...values, orderNumber: normalizeOrderNumber(values.orderNumber ?? "") ?? values.orderNumber ?? "" };
+  const noStore = { "Cache-Control": "private, no-store" };
+  if (Object.keys(errors).length > 0 || form.get("intent") === "change") {
+    return data<WithdrawalStep>({ step: "form", values, errors }, { status: Object.keys(errors).length > 0 ? 400 : 200, headers: noStore });
+  }
+  if (form.get("intent") !== "confirm") return data<WithdrawalStep>({ step: "review", values: cleaned }, { headers: noStore });
+  const receipt = await receiveWithdrawal(store().db, { name: cleaned.name ?? "", orderNumber: cleaned.orderNumber ?? "", email: cleaned.email ?? "", locale: lang, market: market.country });
+  return data<WithdrawalStep>(
+    { step: "received", values: cleaned, reference: receipt.reference, receivedAt: formatDateTime(receipt.receivedAt, market) },
+    { headers: noStore },
+  );
+}
+
+/** The withdrawal function: reachable from every footer, without an account. */
+export default function WithdrawPage() {
+  const { texts } = useLoaderData<typeof loader>();
+  const result = useActionData<WithdrawalStep>();
+  return (
+    <section className="page-intro">
+      <DocumentMeta title={texts.title} />
+      <h1>{texts.heading}</h1>
+      <p className="page-intro__lead">{texts.intro}</p>
+      <WithdrawalForm texts={texts} state={result ?? { step: "form", values: {}, errors: {} }} />
+    </section>
+  );
+}

@@ -1,0 +1,224 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openHydrated, openPageSession } from "./support/chromium";
+
+const baseUrl = inject("baseUrl");
+const dataDir = inject("dataDir");
+const session = openPageSession({ width: 390, height: 844 });
+const page = () => session.page;
+
+const buyer = { email: "anna.muster@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "12 rue de la Paix", postalCode: "75002", city: "Paris" };
+
+async function openCheckout(market = "fr", query = "bundle=shape-3&src=v2"): Promise<void> {
+  await openHydrated(page(), `${baseUrl}/checkout/${market}?${query}`);
+}
+
+async function fillContact(target: Page = page(), values: Record<string, string> = buyer): Promise<void> {
+  for (const [field, value] of Object.entries(values)) await target.locator(`[name="${field}"]`).fill(value);
+}
+
+async function payByCard(number: string): Promise<void> {
+  await page().locator('input[name="method"][value="card"]').check();
+  await page().locator('[autocomplete="cc-number"]').fill(number);
+  await page().locator('[autocomplete="cc-exp"]').fill("12/30");
+  await page().locator('[autocomplete="cc-csc"]').fill("123");
+  await page().getByTestId("place-order").click();
+}
+
+/** The .eml files the server wrote for an order number, waiting for the outbox worker. */
+async function mailsFor(orderNumber: string): Promise<string[]> {
+  const dir = join(dataDir, "mail");
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const texts = await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
+  return texts.filter((text) => text.includes(orderNumber));
+}
+
+describe("checkout", () => {
+  it("shows the summary, standard autocomplete tokens, the test-mode notice and a pay button with the total", async () => {
+    await openCheckout();
+    expect(await page().getByTestId("test-mode").isVisible()).toBe(true);
+    expect(await page().getByTestId("order-line").count()).toBe(1);
+    const total = (await page().getByTestId("order-total").textContent()) ?? "";
+    expect(total).toMatch(/89,70\s€/);
+    expect(await page().getByTestId("place-order").textContent()).toContain(total.trim());
+    for (const token of ["email", "given-name", "family-name", "address-line1", "address-line2", "postal-code", "address-level2", "country", "tel"]) {
+      expect(await page().locator(`[autocomplete="${token}"]`).count(), token).toBe(1);
+    }
+  });
+
+  it("answers an unknown bundle with a clear 404 and a way back to the offer", async () => {
+    const response = await page().goto(`${baseUrl}/checkout/fr?bundle=nothing-9`);
+    expect(response?.status()).toBe(404);
+    expect(await page().getByTestId("checkout-error").isVisible()).toBe(true);
+  });
+
+  it("refuses bad fields in the page, in the page's language, and keeps what was typed", async () => {
+    await openCheckout("de", "bundle=shape-1");
+    await fillContact(page(), { ...buyer, postalCode: "1234" });
+    await page().getByTestId("place-order").click();
+    expect(await page().locator("#field-postalCode-error").textContent()).toContain("Postleitzahl");
+    expect(await page().locator('[name="email"]').inputValue()).toBe(buyer.email);
+  });
+
+  it("takes a card payment, leads through the upsells to the real order, and sends one confirmation e-mail", { timeout: 60_000 }, async () => {
+    await openCheckout();
+    await fillContact();
+    await payByCard("4242 4242 4242 4242");
+    await page().waitForURL(`${baseUrl}/upsell/fr?src=v2`);
+    expect(await page().getByTestId("test-mode").isVisible()).toBe(true);
+    await page().getByTestId("upsell-decline").click();
+    await page().waitForURL(/\/upsellMind\/fr/);
+    await page().getByTestId("upsell-decline").click();
+    await page().waitForURL(`${baseUrl}/thankyou/fr?src=v2`);
+    const number = (await page().getByTestId("order-number").textContent()) ?? "";
+    expect(number).toMatch(/^VN-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
+    expect(await page().getByTestId("order-line").count()).toBe(1);
+    expect(await page().getByTestId("order-total").textContent()).toMatch(/89,70/);
+    expect(await page().locator(".order-address").textContent()).toContain("75002 Paris");
+    await expect.poll(async () => (await mailsFor(number)).length, { timeout: 15_000 }).toBe(1);
+    const [mail = ""] = await mailsFor(number);
+    expect(mail).toContain("/withdraw/fr");
+    expect(mail).toContain("To: anna.muster@example.com");
+    expect(page().url()).not.toContain("anna");
+  });
+
+  it("keeps every field but the card after a decline, and says why", async () => {
+    await openCheckout();
+    await fillContact();
+    await payByCard("4000 0000 0000 0002");
+    await expect.poll(() => page().getByTestId("checkout-error").count()).toBe(1);
+    expect(await page().getByTestId("checkout-error").textContent()).toMatch(/refusée|refusé/);
+    expect(await page().locator('[name="city"]').inputValue()).toBe("Paris");
+    expect(await page().locator('[autocomplete="cc-number"]').inputValue()).toBe("");
+    await payByCard("4000 0000 0000 9995");
+    await expect.poll(async () => (await page().getByTestId("checkout-error").textContent()) ?? "").toMatch(/insuffisant/i);
+    await payByCard("4242 4242 4242 4242");
+    await page().waitForURL(/\/upsell\/fr/);
+  });
+
+  it.each([
+    ["approved", "gateway-approve"],
+    ["refused", "gateway-decline"],
+  ])("asks for authentication on card 3155 and continues when it is %s", async (how, button) => {
+    await openCheckout();
+    await fillContact();
+    await payByCard("4000 0025 0000 3155");
+    await page().waitForURL(/\/test-gateway\/authenticate\//);
+    await page().getByTestId(button).click();
+    if (how === "approved") {
+      await page().waitForURL(/\/upsell\/fr/);
+    } else {
+      await page().waitForURL(/\/checkout\/fr\?bundle=shape-3/);
+      expect(await page().getByTestId("checkout-error").isVisible()).toBe(true);
+      expect(await page().locator('[name="email"]').inputValue()).toBe(buyer.email);
+    }
+  });
+
+  it.each([
+    ["approves", "gateway-approve"],
+    ["cancels", "gateway-decline"],
+  ])("sends a bank payment to the bank page, which %s it", async (how, button) => {
+    await openCheckout();
+    await fillContact();
+    await page().locator('input[name="method"][value="bank"]').check();
+    await page().getByTestId("place-order").click();
+    await page().waitForURL(/\/test-gateway\/bank\//);
+    await page().getByTestId(button).click();
+    if (how === "approves") {
+      await page().waitForURL(/\/upsell\/fr/);
+    } else {
+      await page().waitForURL(/\/checkout\/fr/);
+      expect(await page().getByTestId("checkout-error").textContent()).toMatch(/annulé/);
+      expect(await page().locator('[name="givenName"]').inputValue()).toBe("Anna");
+    }
+  });
+
+  it("makes one order of a double click on the pay button, and the back button does not pay again", async () => {
+    await openCheckout();
+    await fillContact();
+    await page().locator('[autocomplete="cc-number"]').fill("4242424242424242");
+    await page().locator('[autocomplete="cc-exp"]').fill("12/30");
+    await page().locator('[autocomplete="cc-csc"]').fill("123");
+    await page().getByTestId("place-order").dblclick();
+    await page().waitForURL(/\/upsell\/fr/);
+    await page().goBack();
+    await page().waitForURL(/\/checkout\/fr/);
+    await openHydrated(page(), `${baseUrl}/thankyou/fr`);
+    const number = (await page().getByTestId("order-number").textContent()) ?? "";
+    await expect.poll(async () => (await mailsFor(number)).length, { timeout: 15_000 }).toBe(1);
+  });
+});
+
+describe("the checkout form on the server", () => {
+  async function formOf(market: string): Promise<{ token: string; cookie: string }> {
+    const response = await fetch(`${baseUrl}/checkout/${market}?bundle=shape-1`);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    const html = await response.text();
+    return { token: /name="token" value="([^"]+)"/.exec(html)?.[1] ?? "", cookie: "" };
+  }
+
+  const body = (token: string, changes: Record<string, string> = {}) =>
+    new URLSearchParams({ ...buyer, postalCode: "10115", city: "Berlin", country: "DE", method: "card", cardNumber: "4242424242424242", cardExpiry: "12/30", cardCvc: "123", bundle: "shape-1", token, ...changes });
+
+  const post = (form: URLSearchParams, cookie = "") =>
+    fetch(`${baseUrl}/checkout/de?bundle=shape-1`, { method: "POST", body: form, redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+
+  it("gives one order for the same form sent twice at once", async () => {
+    const { token } = await formOf("de");
+    const [first, second] = await Promise.all([post(body(token)), post(body(token))]);
+    expect([first.status, second.status]).toEqual([303, 303]);
+    expect(first.headers.get("location")).toBe("/upsell/de");
+    const cookieOf = (response: Response) => /vn_order=[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0];
+    expect(cookieOf(first)).toBeDefined();
+    expect(cookieOf(first)).toBe(cookieOf(second));
+  });
+
+  it.each([
+    ["a forged token", (token: string) => body(`${token.slice(0, -3)}abc`), 403],
+    ["a token for another bundle", (token: string) => body(token, { bundle: "shape-6" }), 403],
+    ["an unknown bundle", (token: string) => body(token, { bundle: "gold-9" }), 400],
+    ["a price in the form", (token: string) => body(token, { totalMinor: "1", price: "1" }), 303],
+    ["a bad postal code", (token: string) => body(token, { postalCode: "ABC" }), 400],
+  ])("answers %s with %i", async (_, build, status) => {
+    const { token } = await formOf("de");
+    const response = await post(build(token));
+    expect(response.status).toBe(status);
+    if (status === 303) expect(response.headers.get("location")).toBe("/upsell/de");
+  });
+
+  it("refuses a replay of a paid order's form from a browser that does not hold the order", async () => {
+    const { token } = await formOf("de");
+    const paid = await post(body(token));
+    expect(paid.status).toBe(303);
+    const own = await post(body(token), /vn_order=[^;]+/.exec(paid.headers.get("set-cookie") ?? "")?.[0]);
+    expect(own.status).toBe(303);
+  });
+
+  it("refuses an oversized body with 413 and JSON with 415", async () => {
+    const big = await fetch(`${baseUrl}/checkout/de?bundle=shape-1`, { method: "POST", body: "x=" + "a".repeat(40_000), headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual" });
+    expect(big.status).toBe(413);
+    const json = await fetch(`${baseUrl}/checkout/de?bundle=shape-1`, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, redirect: "manual" });
+    expect(json.status).toBe(415);
+  });
+});
+
+describe("the withdrawal function", () => {
+  it("is linked from every footer, asks for confirmation and acknowledges with the date and time of receipt", async () => {
+    await openHydrated(page(), `${baseUrl}/offer/de`);
+    await page().getByTestId("footer-withdraw").click();
+    await page().waitForURL(`${baseUrl}/withdraw/de`);
+    await page().locator('[name="name"]').fill("Anna Muster");
+    await page().locator('[name="orderNumber"]').fill("VN-2345-6789");
+    await page().locator('[name="email"]').fill("anna@example.com");
+    await page().getByRole("button", { name: /Bestätigung|weiter/i }).click();
+    await page().getByTestId("withdraw-confirm").click();
+    const received = page().getByTestId("withdraw-received");
+    await received.waitFor();
+    const text = (await received.textContent()) ?? "";
+    expect(text).toContain("VN-2345-6789");
+    expect(text).toMatch(/W-[2-9A-Z]{8}/);
+    expect(text).toMatch(/\d{1,2}:\d{2}/);
+  });
+});
