@@ -2,7 +2,9 @@
  * `npm run bench`: builds, serves and measures each page type (DESIGN §9): first-load compressed
  * JavaScript, Lighthouse 12 (mobile preset, median of three runs) with total bytes, LCP, TBT and
  * CLS, and requests per second and p99 latency under load on loopback with the server's peak
- * memory. Prints a table, writes `bench-results/bench.json`, and says which budgets hold.
+ * memory, and orders per second with ten buyers paying at once (on the embedded database, and on
+ * PostgreSQL when `BENCH_DATABASE_URL` names one). Load requests carry `Accept-Encoding: gzip, br`
+ * as a browser's do. Prints a table, writes `bench-results/bench.json`, and says which budgets hold.
  * Figures, never test assertions. `--no-build` reuses the current build; `--quick` skips
  * Lighthouse and the load test.
  */
@@ -16,6 +18,7 @@ import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { chromiumPath } from "../tests/e2e/support/chromium";
 import { startServer, type RunningServer } from "../tests/e2e/support/server";
+import { orderLoad } from "./bench-orders";
 
 const root = new URL("..", import.meta.url).pathname;
 const clientDir = join(root, "build", "client");
@@ -28,7 +31,10 @@ const pageTypes: Record<string, string> = {
   offer: "/offer/fr",
   upsell: "/upsell/fr",
   "thank-you": "/thankyou/fr",
+  checkout: "/checkout/fr?bundle=shape-3",
 };
+
+const browserEncoding = { "Accept-Encoding": "gzip, br" };
 
 const budget = { jsKB: 135, performance: 98, accessibility: 100, bestPractices: 100, seo: 95, cls: 0.02 };
 
@@ -113,6 +119,18 @@ function peakMemoryMB(server: RunningServer): number {
   return +(kb / 1024).toFixed(1);
 }
 
+/** The same order load against a server on PostgreSQL, when one is named for the benchmark. */
+async function ordersOnPostgres() {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) return null;
+  const postgresServer = await startServer({ DATABASE_URL: url });
+  try {
+    return { database: "PostgreSQL", ...(await orderLoad(postgresServer.url)) };
+  } finally {
+    await postgresServer.stop();
+  }
+}
+
 const buildSeconds = args.has("--no-build") ? null : +build().toFixed(1);
 const server = await startServer();
 const chrome = args.has("--quick")
@@ -131,15 +149,18 @@ try {
   const loadTest = args.has("--quick")
     ? null
     : {
-        prerendered: { path: "/offer/fr", ...(await load(`${server.url}/offer/fr`)) },
-        perRequest: { path: "/offer (geo FR)", ...(await load(`${server.url}/offer`, { "CF-IPCountry": "FR" })) },
+        prerendered: { path: "/offer/fr", ...(await load(`${server.url}/offer/fr`, browserEncoding)) },
+        perRequest: { path: "/offer (geo FR)", ...(await load(`${server.url}/offer`, { ...browserEncoding, "CF-IPCountry": "FR" })) },
+        orders: { database: "embedded (PGlite)", ...(await orderLoad(server.url)) },
         serverPeakMemoryMB: peakMemoryMB(server),
+        ordersOnPostgres: await ordersOnPostgres(),
       };
   const result = { buildSeconds, prerenderedPages: countPrerenderedPages(), budget, pages, loadTest };
 
   console.log(`build: ${buildSeconds ?? "skipped"} s, prerendered pages: ${result.prerenderedPages}`);
   console.table(pages);
   if (loadTest) console.table({ prerendered: loadTest.prerendered, perRequest: loadTest.perRequest });
+  if (loadTest) console.table([loadTest.orders, loadTest.ordersOnPostgres].filter(Boolean));
   if (loadTest) console.log(`server peak memory: ${loadTest.serverPeakMemoryMB} MB`);
   const misses = pages.flatMap((page) => {
     const lh = page as Partial<LighthouseFigures> & typeof page;

@@ -65,7 +65,9 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   const bundleId = new URL(request.url).searchParams.get("bundle") ?? "";
   const quote = quoteCheckout(market, bundleId, new Date());
   const base = { texts, testMode: settings.storeMode === "test", country: deliveryCountry(market), methods: paymentMethodsFor(market) };
-  if (!quote) return data({ ...base, unavailable: true as const }, { status: 404 });
+  // Nothing chosen yet is an ordinary visit; an unknown or retired bundle is a dead link.
+  if (!bundleId) return { ...base, unavailable: true as const, notice: texts.checkout.nothingChosen };
+  if (!quote) return data({ ...base, unavailable: true as const, notice: texts.checkout.unavailable }, { status: 404 });
 
   // Back from a declined or cancelled payment: the same order, its details, and why it failed.
   // The same order again: back from a declined or cancelled payment (its details, and why it

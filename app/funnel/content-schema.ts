@@ -58,7 +58,7 @@ export const funnelTextsSchema = z
     exitIntent: z.object({ title: text, text, accept: text, decline: text }).strict(),
     upsell: z.object({ kicker: text, decline: text, sameParcel: text, digitalDelivery: text }).strict(),
     thankYou: z
-      .object({ chosenTitle: text, nothingChosen: text, nextStepsTitle: text, nextSteps: texts(2), guaranteeTitle: text, guaranteeText: text })
+      .object({ nextStepsTitle: text, nextSteps: texts(2), guaranteeTitle: text, guaranteeText: text })
       .strict(),
     refundForm: form({
       title: text,

@@ -30,7 +30,7 @@ export default function CheckoutPage() {
         <DocumentMeta title={texts.title} />
         <h1 id="checkout-heading">{texts.title}</h1>
         <p className="checkout-error" role="alert" data-testid="checkout-error">
-          {texts.unavailable}
+          {page.notice}
         </p>
         <NextStepLink to="offer" label={texts.backToOffer} />
       </section>

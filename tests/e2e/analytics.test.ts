@@ -84,11 +84,11 @@ describe("page views", () => {
       { event: "content-view", "content-name": "/offer/gb?utm_source=mail&email=redacted", "content-view-name": "offer-2" },
     ]);
     await session.page.getByTestId("product-card").first().getByRole("link").click();
-    await session.page.waitForURL(/\/upsell\/gb/);
+    await session.page.waitForURL(/\/checkout\/gb/);
     await expect.poll(async () => (await pageViews()).at(-1)).toEqual({
       event: "content-view",
-      "content-name": "/upsell/gb?utm_source=mail&email=redacted",
-      "content-view-name": "upsell-2",
+      "content-name": expect.stringMatching(/^\/checkout\/gb\?bundle=[a-z0-9-]+&utm_source=mail&email=redacted$/),
+      "content-view-name": "checkout-2",
     });
     expect(JSON.stringify(await dataLayer())).not.toContain("jane");
   });

@@ -111,7 +111,7 @@ describe("checkout", () => {
       await page().waitForURL(/\/upsell\/fr/);
     } else {
       await page().waitForURL(/\/checkout\/fr\?bundle=shape-3/);
-      expect(await page().getByTestId("checkout-error").isVisible()).toBe(true);
+      await page().getByTestId("checkout-error").waitFor();
       expect(await page().locator('[name="email"]').inputValue()).toBe(buyer.email);
     }
   });

@@ -135,7 +135,7 @@ describe("forms", () => {
     await expect.poll(() => page().getByRole("alert").count()).toBe(2);
     expect(await page().getByLabel("Order number").getAttribute("aria-invalid")).toBe("true");
     expect(await page().getByLabel("Order number").inputValue()).toBe("12345");
-    await page().getByLabel("Order number").fill("VN-123456");
+    await page().getByLabel("Order number").fill("VN-7K3M-Q9TX");
     await page().getByLabel(/reason/i).selectOption("withdrawal");
     await page().getByRole("button", { name: /send|submit|request/i }).click();
     await page().getByTestId("form-success").waitFor();

@@ -6,17 +6,17 @@ const session = openPageSession({ width: 390, height: 500 });
 
 describe("client-side navigation", () => {
   it.each([
-    ["/offer/fr?utm_source=fb&src=v2", "/upsell/fr?utm_source=fb&src=v2", "/upsell/fr.data"],
-    ["/offer?utm_campaign=spring", "/upsell?utm_campaign=spring", "/upsell.data"],
+    ["/offer/fr?utm_source=fb&src=v2", /\/checkout\/fr\?bundle=[a-z0-9-]+&utm_source=fb&src=v2$/, "/checkout/fr.data"],
+    ["/offer?utm_campaign=spring", /\/checkout\?bundle=[a-z0-9-]+&utm_campaign=spring$/, "/checkout.data"],
   ])("from %s keeps the query string on the way to %s, fetching %s", async (start, target, dataPath) => {
     await openHydrated(session.page, baseUrl + start);
     const requests: { url: string; type: string }[] = [];
     session.page.on("request", (request) => requests.push({ url: request.url(), type: request.resourceType() }));
     await session.page.getByTestId("product-card").first().getByRole("link").click();
-    await session.page.waitForURL(baseUrl + target);
+    await session.page.waitForURL(target);
     expect(requests.some((request) => new URL(request.url).pathname === dataPath)).toBe(true);
     expect(requests.filter((request) => request.type === "document")).toEqual([]);
-    await expect.poll(() => session.page.locator("html").getAttribute("data-route")).toMatch(/^upsell/);
+    await expect.poll(() => session.page.locator("html").getAttribute("data-route")).toMatch(/^checkout/);
     expect(session.problems).toEqual([]);
   });
 

@@ -5,7 +5,9 @@ import { startServer, type RunningServer } from "./support/server";
 
 const baseUrl = inject("baseUrl");
 const session = openPageSession({ width: 1280, height: 900 });
-const upsellModule = /\/assets\/upsell-[\w-]+\.js$/;
+const checkoutModule = /\/assets\/checkout-[\w-]+\.js$/;
+/** The offer's first bundle link leads to the checkout with that bundle and the funnel's query. */
+const checkoutUrl = (locale: string, query: string) => new RegExp(`/checkout/${locale}\\?bundle=[a-z0-9-]+&${query}$`);
 
 function recordDocuments(): string[] {
   const documents: string[] = [];
@@ -52,8 +54,8 @@ describe("new-build detection", () => {
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(checks).toBe(1); // polling stops after the first detection
     await buyLink().click();
-    await session.page.waitForURL(`${server.url}/upsell/fr?utm_source=mail`);
-    expect(documents).toEqual(["/upsell/fr?utm_source=mail"]);
+    await session.page.waitForURL(checkoutUrl("fr", "utm_source=mail"));
+    expect(documents).toEqual([expect.stringMatching(checkoutUrl("fr", "utm_source=mail"))]);
   });
 });
 
@@ -61,7 +63,7 @@ describe("chunk-load failures", () => {
   it("load the navigation's target in full", async () => {
     await withoutPrefetch();
     let failed = false;
-    await session.page.route(upsellModule, async (route) => {
+    await session.page.route(checkoutModule, async (route) => {
       if (failed) return route.continue();
       failed = true;
       await route.abort();
@@ -69,19 +71,21 @@ describe("chunk-load failures", () => {
     await openHydrated(session.page, `${baseUrl}/offer/de?src=v2`);
     const documents = recordDocuments();
     await buyLink().click();
-    await session.page.waitForURL(`${baseUrl}/upsell/de?src=v2`);
+    await session.page.waitForURL(checkoutUrl("de", "src=v2"));
     await session.page.waitForSelector("html[data-hydrated]");
-    expect(documents).toEqual(["/upsell/de?src=v2"]);
+    expect(documents).toEqual([expect.stringMatching(checkoutUrl("de", "src=v2"))]);
     expect(failed).toBe(true);
-    expect(await session.page.locator("html").getAttribute("data-route")).toBe("upsell-2");
+    expect(await session.page.locator("html").getAttribute("data-route")).toBe("checkout-2");
   });
 
   it("do nothing more when the same target failed within 10 seconds", async () => {
     await withoutPrefetch();
-    await session.page.route(upsellModule, (route) => route.abort());
+    await session.page.route(checkoutModule, (route) => route.abort());
     await openHydrated(session.page, `${baseUrl}/offer/it`);
-    await session.page.evaluate(() =>
-      sessionStorage.setItem("vitanor:chunk-reload", JSON.stringify({ path: "/upsell/it", expires: Date.now() + 10_000 })),
+    const target = await buyLink().getAttribute("href");
+    await session.page.evaluate(
+      (path) => sessionStorage.setItem("vitanor:chunk-reload", JSON.stringify({ path, expires: Date.now() + 10_000 })),
+      target,
     );
     const documents = recordDocuments();
     await buyLink().click();
@@ -94,7 +98,7 @@ describe("prefetching", () => {
   it("loads a visible link's page code after the app is idle", async () => {
     const modules: string[] = [];
     session.page.on("request", (request) => {
-      if (upsellModule.test(request.url())) modules.push(request.url());
+      if (checkoutModule.test(request.url())) modules.push(request.url());
     });
     // Tall enough for the bundle cards' links to be visible without scrolling.
     await session.page.setViewportSize({ width: 1280, height: 2400 });
@@ -107,7 +111,7 @@ describe("prefetching", () => {
     await withoutPrefetch();
     const modules: string[] = [];
     session.page.on("request", (request) => {
-      if (upsellModule.test(request.url())) modules.push(request.url());
+      if (checkoutModule.test(request.url())) modules.push(request.url());
     });
     await session.page.setViewportSize({ width: 1280, height: 2400 });
     await openHydrated(session.page, `${baseUrl}/offer/se`);

@@ -25,7 +25,7 @@ describe("every route", () => {
     expect(response.status).toBe(200);
     expect(htmlAttribute(body, "data-route")).toBe(entry.name);
     expect(htmlAttribute(body, "data-layout")).toBe(entry.layout);
-    expect(body).toMatch(/<h1>[^<]+<\/h1>/);
+    expect(body).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
   });
 });
 

@@ -1,0 +1,64 @@
+/**
+ * Orders under load: buyers who each open the checkout (for its form token) and pay by test card,
+ * a fixed number at a time, as browsers would over HTTP. Reports orders per second and the
+ * latency of the paying request; every order must end in the 303 to the first upsell.
+ */
+const buyer = {
+  email: "bench.buyer@example.com",
+  givenName: "Lena",
+  familyName: "Beispiel",
+  addressLine1: "Hauptstraße 5",
+  postalCode: "10115",
+  city: "Berlin",
+  country: "DE",
+  method: "card",
+  cardNumber: "4242424242424242",
+  cardExpiry: "12/30",
+  cardCvc: "123",
+};
+
+export interface OrderLoadFigures {
+  orders: number;
+  concurrency: number;
+  ordersPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+}
+
+function percentile(sorted: number[], share: number): number {
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? Number.NaN);
+}
+
+async function buyOnce(baseUrl: string, bundle: string): Promise<{ ok: boolean; payMs: number }> {
+  const checkout = `${baseUrl}/checkout/de?bundle=${bundle}`;
+  const html = await (await fetch(checkout, { headers: { "Accept-Encoding": "gzip, br" } })).text();
+  const token = /name="token" value="([^"]+)"/.exec(html)?.[1] ?? "";
+  const started = performance.now();
+  const response = await fetch(checkout, {
+    method: "POST",
+    body: new URLSearchParams({ ...buyer, bundle, token }),
+    redirect: "manual",
+  });
+  await response.arrayBuffer();
+  return { ok: response.status === 303 && (response.headers.get("location") ?? "").startsWith("/upsell"), payMs: performance.now() - started };
+}
+
+export async function orderLoad(baseUrl: string, orders = 300, concurrency = 10, bundle = "shape-1"): Promise<OrderLoadFigures> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let started = 0;
+  const begin = performance.now();
+  const worker = async () => {
+    while (started < orders) {
+      started += 1;
+      const result = await buyOnce(baseUrl, bundle);
+      latencies.push(result.payMs);
+      if (!result.ok) failures += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - begin) / 1000;
+  const sorted = latencies.sort((a, b) => a - b);
+  return { orders, concurrency, ordersPerSecond: +(orders / seconds).toFixed(1), p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), failures };
+}
