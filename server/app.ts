@@ -84,11 +84,13 @@ export async function createApp(buildDir: string): Promise<Storefront> {
       maxAge: "1y",
       index: false,
       redirect: false,
-      // A missing hashed asset is a 404, never an HTML page in its place.
-      fallthrough: false,
       setHeaders: (res) => res.setHeader("Content-Security-Policy", staticPolicy),
     }),
   );
+  // A missing hashed asset (an old build's, usually) is a quiet 404, never an HTML page in its place.
+  app.use("/assets", (_req, res) => {
+    res.status(404).type("text/plain").send("Not found");
+  });
   // The latest-build file must be fresh within a second; a build's meta file never changes.
   app.use("/builds", (req, res, next) => {
     res.setHeader("Cache-Control", req.path === "/latest.json" ? "public, max-age=1" : "public, max-age=31536000, immutable");

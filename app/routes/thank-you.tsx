@@ -1,7 +1,7 @@
 import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/thank-you";
 import { GuaranteeNote } from "../catalog/offer-sections";
-import { commerceTextsFor } from "../checkout/checkout-texts.server";
+import { commerceTextsFor, type CommerceTexts } from "../checkout/checkout-texts.server";
 import { OrderSummary } from "../checkout/order-summary";
 import { TestModeNotice } from "../checkout/test-mode-notice";
 import { PageIntro } from "../chrome/page-intro";
@@ -9,7 +9,7 @@ import { funnelTextsFor } from "../funnel/content.server";
 import { storefrontStateContext } from "../market/request-context";
 import type { CurrencyCode } from "../market/markets";
 import { useStorefront } from "../market/storefront-context";
-import { ownOrder } from "../orders/order-page.server";
+import { ownOrder, type OrderView } from "../orders/order-page.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = context.get(storefrontStateContext);
@@ -28,6 +28,17 @@ export function headers({ loaderHeaders, parentHeaders }: Route.HeadersArgs): He
   const cache = loaderHeaders.get("Cache-Control");
   if (cache) headers.set("Cache-Control", cache);
   return headers;
+}
+
+/** What happens next for this order: the parcel only with goods, downloads only with digital items. */
+function nextSteps(order: Pick<OrderView, "paid" | "lines">, texts: CommerceTexts["order"]): string[] {
+  if (!order.paid) return texts.nextStepsPending;
+  const steps = texts.nextStepsPaid;
+  return [
+    steps.confirmation,
+    ...(order.lines.some((line) => line.kind !== "digital") ? [steps.parcel] : []),
+    ...(order.lines.some((line) => line.kind === "digital") ? [steps.digital] : []),
+  ];
 }
 
 /** With the buyer's order: its number, lines, totals and address; without one, the generic page. */
@@ -62,8 +73,9 @@ export default function ThankYouPage() {
           </section>
           <section aria-labelledby="next-steps-title">
             <h2 id="next-steps-title">{orderTexts.nextStepsTitle}</h2>
+            {order.paid ? null : <p className="order-status">{orderTexts.paymentPending}</p>}
             <ol>
-              {orderTexts.nextStepsPaid.map((step) => (
+              {nextSteps(order, orderTexts).map((step) => (
                 <li key={step}>{step}</li>
               ))}
             </ol>

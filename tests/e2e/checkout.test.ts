@@ -188,12 +188,15 @@ describe("the checkout form on the server", () => {
     if (status === 303) expect(response.headers.get("location")).toBe("/upsell/de");
   });
 
-  it("refuses a replay of a paid order's form from a browser that does not hold the order", async () => {
+  it("sends a paid order's form, sent again by its own browser, on to the next step without a second order", async () => {
     const { token } = await formOf("de");
     const paid = await post(body(token));
     expect(paid.status).toBe(303);
-    const own = await post(body(token), /vn_order=[^;]+/.exec(paid.headers.get("set-cookie") ?? "")?.[0]);
-    expect(own.status).toBe(303);
+    const cookie = /vn_order=[^;]+/.exec(paid.headers.get("set-cookie") ?? "")?.[0];
+    const again = await post(body(token), cookie);
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe("/upsell/de");
+    expect(/vn_order=[^;]+/.exec(again.headers.get("set-cookie") ?? "")?.[0]).toBe(cookie);
   });
 
   it("refuses an oversized body with 413 and JSON with 415", async () => {
