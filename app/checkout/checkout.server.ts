@@ -192,6 +192,8 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     try {
       outcome = await payments.startPayment({
         idempotencyKey: payment.idempotencyKey,
+        customer: { email: placed.order.email, name: `${placed.order.givenName} ${placed.order.familyName}` },
+        orderNumber: placed.order.number,
         amountMinor: payment.amountMinor,
         currency: payment.currency,
         method,

@@ -134,7 +134,7 @@ describe.each(databaseKinds)("orders on %s", (kind) => {
 
   describe("the test gateway", () => {
     const start = (gateway: TestGateway, number: string, key = randomUUID()) =>
-      gateway.startPayment({ idempotencyKey: key, amountMinor: 8970, currency: "EUR", method: "card", details: { number }, saveMethod: true, returnUrl: "/r" });
+      gateway.startPayment({ idempotencyKey: key, customer: { email: "test@example.com", name: "Test Buyer" }, orderNumber: "VN-TEST-0001", amountMinor: 8970, currency: "EUR", method: "card", details: { number }, saveMethod: true, returnUrl: "/r" });
 
     it.each([
       ["4242 4242 4242 4242", "succeeded"],
@@ -170,14 +170,14 @@ describe.each(databaseKinds)("orders on %s", (kind) => {
         if (started.status !== "requires_action") throw new Error("expected authentication");
         const approved = await gateway.answer(started.providerRef, true);
         expect(approved?.status).toBe("succeeded");
-        const upsell = await gateway.chargeSavedMethod({ idempotencyKey: randomUUID(), amountMinor: 990, currency: "EUR", reusableMethodRef: approved?.savedMethodId ?? "", returnUrl: "/r" });
+        const upsell = await gateway.chargeSavedMethod({ idempotencyKey: randomUUID(), orderNumber: "VN-TEST-0001", amountMinor: 990, currency: "EUR", reusableMethodRef: approved?.savedMethodId ?? "", returnUrl: "/r" });
         expect(upsell.status).toBe(upsellStatus);
       }
     });
 
     it("lets the bank page approve or cancel once", async () => {
       const gateway = new TestGateway(database.db);
-      const started = await gateway.startPayment({ idempotencyKey: randomUUID(), amountMinor: 990, currency: "EUR", method: "bank", details: {}, saveMethod: false, returnUrl: "/r" });
+      const started = await gateway.startPayment({ idempotencyKey: randomUUID(), customer: { email: "test@example.com", name: "Test Buyer" }, orderNumber: "VN-TEST-0001", amountMinor: 990, currency: "EUR", method: "bank", details: {}, saveMethod: false, returnUrl: "/r" });
       if (started.status !== "requires_action") throw new Error("expected the bank page");
       expect(started.actionUrl).toBe(`/test-gateway/bank/${started.providerRef}`);
       expect((await gateway.answer(started.providerRef, false))?.status).toBe("declined");

@@ -24,6 +24,10 @@ export type PaymentOutcome =
 
 export interface StartPaymentInput {
   idempotencyKey: string;
+  /** The buyer, for providers that keep a customer with the saved method (Stripe's Customer). */
+  customer: { email: string; name: string };
+  /** Our order number, shown in the provider's dashboard; never personal data. */
+  orderNumber: string;
   amountMinor: number;
   currency: string;
   method: string;
@@ -37,6 +41,7 @@ export interface StartPaymentInput {
 
 export interface ChargeSavedMethodInput {
   idempotencyKey: string;
+  orderNumber: string;
   amountMinor: number;
   currency: string;
   reusableMethodRef: string;
@@ -51,6 +56,25 @@ export interface RefundInput {
 
 export type RefundOutcome = { status: "succeeded"; refundRef: string } | { status: "failed"; reason: string };
 
+/** What a verified provider webhook says happened to a payment, in our words. */
+export type PaymentEvent =
+  | { type: "payment.succeeded"; providerRef: string; reusableMethodRef: string | null }
+  | { type: "payment.processing"; providerRef: string }
+  | { type: "payment.failed"; providerRef: string; code: DeclineCode }
+  | { type: "payment.refunded"; providerRef: string; amountRefundedMinor: number }
+  | { type: "payment.disputed"; providerRef: string }
+  /** Verified, but nothing the store acts on: acknowledged and ignored. */
+  | { type: "ignored"; providerType: string };
+
+export interface VerifiedWebhook {
+  /** The provider's own event id: events are stored by it and applied once. */
+  eventId: string;
+  event: PaymentEvent;
+}
+
+/** A webhook whose signature is missing, forged or stale: answered 400, nothing changes. */
+export class WebhookRejected extends Error {}
+
 export interface PaymentProvider {
   readonly id: string;
   startPayment(input: StartPaymentInput): Promise<PaymentOutcome>;
@@ -59,4 +83,6 @@ export interface PaymentProvider {
   /** Charges a method kept from an earlier payment, without the buyer typing anything. */
   chargeSavedMethod(input: ChargeSavedMethodInput): Promise<PaymentOutcome>;
   refund(input: RefundInput): Promise<RefundOutcome>;
+  /** Checks a webhook's signature against the raw body and says what it means; throws WebhookRejected. */
+  verifyWebhook?(headers: Headers, rawBody: string): Promise<VerifiedWebhook>;
 }
