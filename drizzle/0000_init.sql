@@ -97,7 +97,8 @@ CREATE TABLE "payments" (
 	"provider_ref" text,
 	"reusable_method_ref" text,
 	"failure_code" text,
-	"checkout_path" text NOT NULL,
+	"return_path" text NOT NULL,
+	"upsell_line" jsonb,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "payments_idempotency_key_unique" UNIQUE("idempotency_key")

@@ -4,7 +4,7 @@ import { Field } from "../forms/field";
 import { formatMoney } from "../market/money";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
-import type { CommerceTexts } from "./checkout-texts.server";
+import type { CommerceTexts } from "../orders/commerce-texts.server";
 import { autocompleteTokens, checkoutFields, validateCheckout, type CheckoutErrors, type ContactField } from "./checkout-form";
 
 interface CheckoutFormProps {

@@ -3,14 +3,18 @@ import { routePath } from "../funnel/paths";
 import { storefrontStateContext } from "../market/request-context";
 import { deliveryCountry, isReusableMethod, paymentMethodsFor, type PaymentMethodId } from "../orders/commerce-content.server";
 import { orderIdFromRequest } from "../orders/order-access.server";
-import { applyPaymentOutcome, latestPayment, orderById, paymentById, placeOrder, type Contact, type Order, type Payment } from "../orders/order-service.server";
+import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
+import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
+import { outcomeOfPayment, waitForSettledPayment } from "../orders/payment-attempts.server";
+import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
 import type { DeclineCode, PaymentOutcome } from "../payments/provider";
 import { store } from "../platform/store.server";
+import { nextPagePath } from "../upsells/upsell-page.server";
 import { checkCheckoutToken, newCheckoutToken } from "./checkout-token.server";
 import { checkoutFields, contactFields, keptValues, validateCheckout, type CheckoutErrors } from "./checkout-form";
 import { normalizePostalCode } from "./postal-codes";
-import { commerceTextsFor } from "./checkout-texts.server";
+import { commerceTextsFor } from "../orders/commerce-texts.server";
 
 interface RouteArgs {
   request: Request;
@@ -26,7 +30,6 @@ export interface CheckoutActionData {
   message: string | null;
 }
 
-const maxBodyBytes = 32 * 1024;
 /** A resubmission of a paid order's form still gets in this long: double clicks, retries after a timeout. */
 const resubmitGraceMs = 10 * 60 * 1000;
 
@@ -76,7 +79,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   const sameOrder = order && order.market === market.country && tokenBundle(order.checkoutToken) === bundleId;
   const retry = sameOrder && (order.status === "payment_failed" || order.status === "pending_payment");
   const justPaid = sameOrder && order.paidAt !== null && Date.now() - order.paidAt.getTime() < resubmitGraceMs;
-  const lastPayment = retry ? await latestPayment(store().db, order.id) : undefined;
+  const lastPayment = retry ? await latestCheckoutPayment(store().db, order.id) : undefined;
   const failed = lastPayment && (lastPayment.status === "declined" || lastPayment.status === "cancelled");
   return {
     ...base,
@@ -111,33 +114,12 @@ function contactOf(values: Record<string, string>, country: string): Contact {
   };
 }
 
-async function waitForSettledPayment(paymentId: string, timeoutMs = 10_000): Promise<Payment | undefined> {
-  const started = Date.now();
-  for (;;) {
-    const payment = await paymentById(store().db, paymentId);
-    if (!payment || payment.status !== "started" || Date.now() - started > timeoutMs) return payment;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-function outcomeOfPayment(payment: Payment): PaymentOutcome | null {
-  if (payment.status === "succeeded") return { status: "succeeded", providerRef: payment.providerRef ?? "", reusableMethodRef: payment.reusableMethodRef };
-  if (payment.status === "declined" || payment.status === "cancelled") {
-    return { status: "declined", providerRef: payment.providerRef, code: (payment.failureCode ?? "card_declined") as DeclineCode };
-  }
-  return null;
-}
-
 export async function submitCheckout({ request, params, context }: RouteArgs) {
   const { market, lang } = context.get(storefrontStateContext);
   const { db, payments, signingKey, orderCookie, settings } = store();
   const texts = commerceTextsFor(lang).checkout;
   const url = new URL(request.url);
-  const length = Number(request.headers.get("Content-Length") ?? 0);
-  if (length > maxBodyBytes) throw data({ message: "Request body too large" }, { status: 413 });
-  const contentType = request.headers.get("Content-Type") ?? "";
-  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/.test(contentType)) throw data({ message: "Send the checkout form" }, { status: 415 });
-  const values = formValues(await request.formData());
+  const values = formValues(await readFormBody(request));
   const kept = keptValues(values);
 
   const reply = (status: number, message: string | null, errors: CheckoutErrors = {}, token = values.token ?? "", headers?: HeadersInit) =>
@@ -169,7 +151,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       test: settings.storeMode === "test",
       digitalConsent: digital && values.digitalConsent === "yes",
     },
-    { provider: payments.id, method, checkoutPath: `${url.pathname}${url.search}` },
+    { provider: payments.id, method, returnPath: `${url.pathname}${url.search}` },
   );
   const cookieHeader = { "Set-Cookie": await orderCookie.serialize(placed.order.id) };
   const next = nextStepPath(url, params.locale);
@@ -184,7 +166,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   let outcome: PaymentOutcome | null = null;
   if (placed.kind === "in_progress") {
     // The other request of this submission is paying: take its outcome rather than pay again.
-    payment = (await waitForSettledPayment(payment.id)) ?? payment;
+    payment = (await waitForSettledPayment(db, payment.id)) ?? payment;
     if (payment.status === "requires_action" && payment.providerRef) outcome = await payments.retrievePayment(payment.providerRef);
     else outcome = outcomeOfPayment(payment);
   }
@@ -229,8 +211,11 @@ export async function returnFromProvider({ request, params }: { request: Request
   if (!payment || payment.orderId !== ownOrder) throw data({ message: "Unknown payment" }, { status: 404 });
   const outcome = payment.providerRef ? await payments.retrievePayment(payment.providerRef) : null;
   const applied = outcome ? await applyPaymentOutcome(db, payment.id, outcome) : { order: await orderById(db, payment.orderId), payment };
-  const checkoutUrl = new URL(payment.checkoutPath, "http://store");
-  const locale = /^\/checkout\/([^/]+)$/.exec(checkoutUrl.pathname)?.[1];
-  if (applied.order?.status === "paid") throw redirect(nextStepPath(checkoutUrl, locale));
-  throw redirect(`${checkoutUrl.pathname}${checkoutUrl.search}`);
+  const page = new URL(payment.returnPath, "http://store");
+  const back = `${page.pathname}${page.search}`;
+  // An upsell's payment leads on from its upsell page when it went through, else back to it.
+  if (payment.upsellLine) throw redirect(applied.payment.status === "succeeded" ? nextPagePath(page.pathname, page.search) : back);
+  const locale = /^\/checkout\/([^/]+)$/.exec(page.pathname)?.[1];
+  if (applied.order?.status === "paid") throw redirect(nextStepPath(page, locale));
+  throw redirect(back);
 }

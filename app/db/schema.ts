@@ -90,6 +90,21 @@ export const orderLines = pgTable(
   ],
 );
 
+/** The line an accepted upsell adds to its order, priced and consented when the buyer accepted. */
+export interface UpsellLine {
+  /** The upsell page's step (its plain route path), which is also the line's source. */
+  step: string;
+  bundleId: string;
+  productId: string;
+  productName: string;
+  kind: "supplement" | "digital";
+  units: number;
+  grossMinor: number;
+  vatRateBp: number;
+  vatMinor: number;
+  digitalConsentAt: string | null;
+}
+
 export const paymentStatuses = ["started", "requires_action", "processing", "succeeded", "declined", "cancelled"] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
@@ -112,8 +127,10 @@ export const payments = pgTable(
     /** A method the provider keeps for charging again (upsells), when the buyer's method allows it. */
     reusableMethodRef: text("reusable_method_ref"),
     failureCode: text("failure_code"),
-    /** The checkout page (path and funnel query, never personal data) to return to after the provider's pages. */
-    checkoutPath: text("checkout_path").notNull(),
+    /** The page (path and funnel query, never personal data) the buyer paid on and returns to after the provider's pages. */
+    returnPath: text("return_path").notNull(),
+    /** For an upsell payment: the line it adds to the order once it succeeds, priced when accepted. */
+    upsellLine: jsonb("upsell_line").$type<UpsellLine>(),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { readFormBody } from "./form-body.server";
 import type { FormActionData } from "./use-validated-form";
 import { formValues, type FieldErrors } from "./validation";
 
@@ -12,7 +13,7 @@ export async function handleFormPost<F extends string>(
   validate: (values: Record<string, string>) => FieldErrors<F>,
   accept: (values: Record<string, string>) => Promise<void>,
 ) {
-  const values = formValues(await request.formData(), fields);
+  const values = formValues(await readFormBody(request), fields);
   const errors = validate(values);
   const ok = Object.keys(errors).length === 0;
   if (ok) await accept(values);

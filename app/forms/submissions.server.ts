@@ -4,7 +4,7 @@ import type { Database } from "../db/database.server";
 import { feedback, orders, refundRequests } from "../db/schema";
 import { enqueueMail } from "../mail/outbox.server";
 import { normalizeOrderNumber } from "../orders/order-number";
-import { recordEvent } from "../orders/order-service.server";
+import { recordEvent } from "../orders/order-records.server";
 
 interface Origin {
   locale: string;

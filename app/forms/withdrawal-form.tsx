@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Form, useNavigation } from "react-router";
-import type { CommerceTexts } from "../checkout/checkout-texts.server";
+import type { CommerceTexts } from "../orders/commerce-texts.server";
 import { Field } from "./field";
 import { formValues, validateWithdrawal, type FieldErrors, type WithdrawalField } from "./validation";
 

@@ -5,7 +5,7 @@ import type { Database } from "../db/database.server";
 import { formatDate, formatDateTime } from "../market/date-time";
 import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { formatMoney, formatRate } from "../market/money";
-import { linesOf, orderById } from "../orders/order-service.server";
+import { linesOf, orderById } from "../orders/order-records.server";
 import { routePath } from "../funnel/paths";
 import { mailText, type MailContent, type MailRow } from "./mail-content";
 import { formatMessage, mailTextsFor } from "./mail-texts.server";

@@ -1,5 +1,6 @@
 import { orderCookieName, orderIdFromRequest } from "./order-access.server";
-import { endFunnel, linesOf, orderById } from "./order-service.server";
+import { linesOf, orderById } from "./order-records.server";
+import { endFunnel } from "./order-service.server";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { store } from "../platform/store.server";
 

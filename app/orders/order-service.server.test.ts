@@ -40,7 +40,7 @@ function newOrder(token = randomUUID()): NewOrder {
   };
 }
 
-const paying = { provider: "test", method: "card", checkoutPath: "/checkout/de?bundle=shape-3" };
+const paying = { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" };
 
 describe.each(databaseKinds)("orders on %s", (kind) => {
   let database: TestDatabase;

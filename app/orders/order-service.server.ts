@@ -1,24 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import type { Queryable, Transaction, Database } from "../db/database.server";
-import { orderEvents, orderLines, orders, outbox, payments, type OrderStatus, type PaymentStatus } from "../db/schema";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Transaction, Database } from "../db/database.server";
+import { orderLines, orders, outbox, payments, type OrderStatus, type PaymentStatus } from "../db/schema";
 import type { PaymentOutcome } from "../payments/provider";
 import { newOrderNumber } from "./order-number";
-import { assertTransition } from "./order-status";
+import { changeStatus, confirmationDelayMs, recordEvent, type Order, type Payment } from "./order-records.server";
 import type { OrderTotals, PricedLine } from "./pricing";
+import { addUpsellLine } from "./upsell-service.server";
 
 /**
  * Orders and their payments (DESIGN §10). Every change of status is written with its event and,
  * where the buyer is told, its e-mail in the outbox, in one transaction. Rows that two requests
  * may change at once are read `FOR UPDATE`, so PostgreSQL's real concurrency loses nothing.
  */
-
-export type Order = typeof orders.$inferSelect;
-export type OrderLine = typeof orderLines.$inferSelect;
-export type Payment = typeof payments.$inferSelect;
-
-/** The order confirmation waits this long for upsells unless the funnel ends sooner. */
-export const confirmationDelayMs = 15 * 60 * 1000;
 
 export interface Contact {
   email: string;
@@ -45,27 +39,7 @@ export interface NewOrder {
   digitalConsent: boolean;
 }
 
-export async function recordEvent(
-  tx: Queryable,
-  orderId: string,
-  type: string,
-  detail: Record<string, string | number | boolean | null> = {},
-  status?: { from: OrderStatus; to: OrderStatus },
-): Promise<void> {
-  await tx.insert(orderEvents).values({ orderId, type, detail, fromStatus: status?.from ?? null, toStatus: status?.to ?? null });
-}
 
-/** Moves an order to a new status with its event; the order must be locked by the caller. */
-export async function changeStatus(tx: Transaction, order: Order, to: OrderStatus, type: string, detail: Record<string, string | number | boolean | null> = {}): Promise<Order> {
-  assertTransition(order.status, to);
-  const [updated] = await tx
-    .update(orders)
-    .set({ status: to, ...(to === "paid" && !order.paidAt ? { paidAt: new Date() } : {}) })
-    .where(eq(orders.id, order.id))
-    .returning();
-  await recordEvent(tx, order.id, type, detail, { from: order.status, to });
-  return updated as Order;
-}
 
 async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -127,7 +101,7 @@ const openPaymentStatuses: readonly PaymentStatus[] = ["started", "requires_acti
  * and opens one payment attempt for it. The order row is locked while deciding, so two requests of
  * one submission never both start a payment.
  */
-export async function placeOrder(db: Database, input: NewOrder, payment: { provider: string; method: string; checkoutPath: string }): Promise<PlaceResult> {
+export async function placeOrder(db: Database, input: NewOrder, payment: { provider: string; method: string; returnPath: string }): Promise<PlaceResult> {
   return db.transaction(async (tx) => {
     const created = await insertOrder(tx, input);
     const [order] = await tx.select().from(orders).where(eq(orders.checkoutToken, input.checkoutToken)).for("update");
@@ -161,7 +135,7 @@ export async function placeOrder(db: Database, input: NewOrder, payment: { provi
         amountMinor: order.totalMinor,
         currency: order.currency,
         idempotencyKey: `order:${order.id}:checkout:${attempts + 1}`,
-        checkoutPath: payment.checkoutPath,
+        returnPath: payment.returnPath,
       })
       .returning();
     await recordEvent(tx, order.id, "payment_started", { method: payment.method, amount: order.totalMinor, attempt: attempts + 1 });
@@ -198,6 +172,12 @@ export async function applyPaymentOutcome(db: Database, paymentId: string, outco
     if (!openPaymentStatuses.includes(payment.status)) return { order, payment };
     const updated = await settlePayment(tx, payment, outcome);
     const detail = { payment: payment.id, method: payment.method, amount: payment.amountMinor };
+    if (payment.upsellLine) {
+      // An upsell's payment never changes the paid order's status: it adds its line, or nothing.
+      if (outcome.status === "succeeded") return { order: await addUpsellLine(tx, order, updated), payment: updated };
+      await recordEvent(tx, order.id, `upsell_payment_${outcome.status}`, { ...detail, step: payment.upsellLine.step });
+      return { order, payment: updated };
+    }
     if (outcome.status === "succeeded") {
       const paid = order.status === "paid" ? order : await changeStatus(tx, order, "paid", "payment_succeeded", detail);
       await tx
@@ -220,30 +200,6 @@ export async function applyPaymentOutcome(db: Database, paymentId: string, outco
     await recordEvent(tx, order.id, outcome.status === "processing" ? "payment_processing" : "payment_requires_action", detail);
     return { order, payment: updated };
   });
-}
-
-export async function paymentById(db: Queryable, id: string): Promise<Payment | undefined> {
-  const [payment] = await db.select().from(payments).where(eq(payments.id, id));
-  return payment;
-}
-
-export async function orderById(db: Queryable, id: string): Promise<Order | undefined> {
-  const [order] = await db.select().from(orders).where(eq(orders.id, id));
-  return order;
-}
-
-export async function orderByNumber(db: Queryable, number: string): Promise<Order | undefined> {
-  const [order] = await db.select().from(orders).where(eq(orders.number, number));
-  return order;
-}
-
-export async function linesOf(db: Queryable, orderId: string): Promise<OrderLine[]> {
-  return db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
-}
-
-export async function latestPayment(db: Queryable, orderId: string): Promise<Payment | undefined> {
-  const [payment] = await db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(desc(payments.createdAt)).limit(1);
-  return payment;
 }
 
 /**

@@ -27,12 +27,18 @@ export function quoteLine(market: Market, bundleId: string, today: Date): Priced
   };
 }
 
-/** Single products sold from their own page (the audio programme) go to the checkout too. */
-const productPageBundles = new Set(Object.values(upsells.productPages).map((productId) => `${productId}-1`));
+/**
+ * Single products sold from their own page (the audio programme), and upsell products chosen by a
+ * visitor who reached an upsell page without an order, go to the checkout too.
+ */
+const singleBundles = new Set([
+  ...Object.values(upsells.productPages).map((productId) => `${productId}-1`),
+  ...Object.values(upsells.upsells).map((upsell) => upsell.bundle),
+]);
 
-/** The quote of a checkout for one bundle an offer or product page sells, or null for any other. */
+/** The quote of a checkout for one bundle an offer, product or upsell page sells, or null for any other. */
 export function quoteCheckout(market: Market, bundleId: string, today: Date): Quote | null {
-  if (!isOfferedBundle(bundleId) && !productPageBundles.has(bundleId)) return null;
+  if (!isOfferedBundle(bundleId) && !singleBundles.has(bundleId)) return null;
   const line = quoteLine(market, bundleId, today);
   return { lines: [line], totals: orderTotals([line], standardDeliveryMinor(market)), currency: market.currency };
 }

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
 import { orders, withdrawals } from "../db/schema";
 import { enqueueMail } from "../mail/outbox.server";
-import { changeStatus, recordEvent, type Order } from "./order-service.server";
+import { changeStatus, recordEvent, type Order } from "./order-records.server";
 import { normalizeOrderNumber } from "./order-number";
 
 /**

@@ -1,7 +1,7 @@
 import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/thank-you";
 import { GuaranteeNote } from "../catalog/offer-sections";
-import { commerceTextsFor, type CommerceTexts } from "../checkout/checkout-texts.server";
+import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
 import { OrderSummary } from "../checkout/order-summary";
 import { TestModeNotice } from "../checkout/test-mode-notice";
 import { PageIntro } from "../chrome/page-intro";

@@ -1,50 +1,74 @@
-import { useLoaderData } from "react-router";
+import { Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/upsell";
-import { pricedBundle } from "../catalog/catalog.server";
+import { CheckoutLink } from "../checkout/checkout-link";
 import { TestModeNotice } from "../checkout/test-mode-notice";
-import { ownOrder } from "../orders/order-page.server";
+import { DocumentMeta } from "../chrome/document-meta";
 import { NextStepLink } from "../chrome/next-step-link";
-import { funnelTextsFor, productTextFor, upsells } from "../funnel/content.server";
-import { routeEntryForPath } from "../funnel/route-for-path";
-import type { PlainRouteName } from "../funnel/route-table";
 import { StoreImage } from "../image/store-image";
 import { formatMoney } from "../market/money";
 import { Money } from "../market/money-text";
-import { storefrontStateContext } from "../market/request-context";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
-import { DocumentMeta } from "../chrome/document-meta";
+import { answerUpsell, loadUpsell, type UpsellActionData, type UpsellBuyer } from "../upsells/upsell-page.server";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { market, lang } = context.get(storefrontStateContext);
-  const plain = routeEntryForPath(new URL(request.url).pathname)?.plainPath.slice(1) ?? "upsell";
-  const upsell = upsells.upsells[plain] ?? upsells.upsells.upsell;
-  if (!upsell) throw new Error("No upsell configured");
-  const line = pricedBundle(upsell.bundle, market.currency, new Date());
-  return {
-    line,
-    next: upsell.next as PlainRouteName,
-    product: productTextFor(lang, line.productId),
-    texts: funnelTextsFor(lang).upsell,
-    digital: line.kind === "digital",
-    // Shown with the buyer's order, which is rendered per request; prerendered files have none.
-    testMode: (await ownOrder(request, { endsFunnel: false }))?.test ?? false,
-  };
+export function loader(args: Route.LoaderArgs) {
+  return loadUpsell(args);
+}
+
+export function action(args: Route.ActionArgs) {
+  return answerUpsell(args);
+}
+
+export function headers({ loaderHeaders, actionHeaders, parentHeaders }: Route.HeadersArgs): Headers {
+  const headers = new Headers(parentHeaders);
+  const cache = actionHeaders.get("Cache-Control") ?? loaderHeaders.get("Cache-Control");
+  if (cache) headers.set("Cache-Control", cache);
+  return headers;
+}
+
+/** Accept and decline for a buyer with a paid order: accepting commits to pay, with the amount. */
+function UpsellAnswer({ buyer, price, digital }: { buyer: UpsellBuyer; price: string; digital: boolean }) {
+  const t = useTranslate();
+  const result = useActionData<UpsellActionData>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const message = result?.message ?? buyer.message;
+  return (
+    <>
+      {message ? (
+        <p className="checkout-error" role="alert" data-testid="upsell-error">
+          {message}
+        </p>
+      ) : null}
+      <Form method="post" className="upsell__answer" aria-busy={busy || undefined}>
+        {digital ? (
+          <label className="checkout-consent">
+            <input type="checkbox" name="digitalConsent" value="yes" data-testid="digital-consent" aria-invalid={result?.consentMissing || undefined} />
+            <span>{buyer.texts.digitalConsent}</span>
+          </label>
+        ) : null}
+        {buyer.onSession ? <p className="form-hint">{buyer.texts.bankHint}</p> : null}
+        <button type="submit" name="intent" value="accept" className="button button--primary" data-testid="upsell-accept" aria-disabled={busy || undefined}>
+          {busy ? t("checkout.submitting") : t("upsell.accept", { price })}
+        </button>
+      </Form>
+    </>
+  );
 }
 
 /**
- * One product, an accept button that states the obligation to pay and the price, and a plain
- * decline link; both lead on along the configured chain, and the choice is kept for the session.
+ * One product with its price. A buyer who has just paid accepts with one click (the same order,
+ * charged again) or declines; a visitor without an order can choose it at the checkout instead.
  */
 export default function UpsellPage() {
-  const { line, next, product, texts, digital, testMode } = useLoaderData<typeof loader>();
-  const t = useTranslate();
+  const { line, next, product, texts, digital, buyer } = useLoaderData<typeof loader>();
   const { market } = useStorefront();
+  const t = useTranslate();
   const price = formatMoney(line.priceMinor, { languageTag: market.languageTag, currency: line.currency });
   return (
     <section className="upsell">
       <DocumentMeta title={line.productName} />
-      {testMode ? <TestModeNotice /> : null}
+      {buyer?.test ? <TestModeNotice /> : null}
       <p className="advertorial__kicker">{texts.kicker}</p>
       <h1>{line.productName}</h1>
       <p className="page-intro__lead">{product.tagline}</p>
@@ -59,17 +83,28 @@ export default function UpsellPage() {
       </p>
       <p className="bundle-card__delivery">{digital ? texts.digitalDelivery : texts.sameParcel}</p>
       <div className="upsell__actions">
-        <NextStepLink
-          to={next}
-          label={t("upsell.accept", { price })}
-          testId="upsell-accept"
-        />
-        <NextStepLink
-          to={next}
-          label={texts.decline}
-          testId="upsell-decline"
-          className="upsell__decline"
-        />
+        {buyer === null ? (
+          <>
+            <CheckoutLink bundleId={line.bundleId} label={t("products.choose")} testId="upsell-choose" />
+            <NextStepLink to={next} label={texts.decline} testId="upsell-decline" className="upsell__decline" />
+          </>
+        ) : buyer.state === "open" ? (
+          <>
+            <UpsellAnswer buyer={buyer} price={price} digital={digital} />
+            <Form method="post">
+              <button type="submit" name="intent" value="decline" className="link-button upsell__decline" data-testid="upsell-decline">
+                {texts.decline}
+              </button>
+            </Form>
+          </>
+        ) : (
+          <>
+            <p className="upsell__state" role="status">
+              {buyer.state === "accepted" ? (digital ? buyer.texts.addedDigital : buyer.texts.added) : buyer.texts.closed}
+            </p>
+            <NextStepLink to={next} label={buyer.texts.continue} testId="upsell-continue" />
+          </>
+        )}
       </div>
     </section>
   );

@@ -1,6 +1,6 @@
 import { data, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/withdraw";
-import { commerceTextsFor } from "../checkout/checkout-texts.server";
+import { commerceTextsFor } from "../orders/commerce-texts.server";
 import { DocumentMeta } from "../chrome/document-meta";
 import { withdrawalFields, WithdrawalForm, type WithdrawalStep } from "../forms/withdrawal-form";
 import { formValues, validateWithdrawal } from "../forms/validation";

@@ -1,39 +1,13 @@
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import type { Page } from "playwright-core";
+import { buyer, fillContact as fillContactOf, mailsFor, openCheckout as openCheckoutOf, payByCard as payByCardOf } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
 
 const baseUrl = inject("baseUrl");
-const dataDir = inject("dataDir");
 const session = openPageSession({ width: 390, height: 844 });
 const page = () => session.page;
-
-const buyer = { email: "anna.muster@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "12 rue de la Paix", postalCode: "75002", city: "Paris" };
-
-async function openCheckout(market = "fr", query = "bundle=shape-3&src=v2"): Promise<void> {
-  await openHydrated(page(), `${baseUrl}/checkout/${market}?${query}`);
-}
-
-async function fillContact(target: Page = page(), values: Record<string, string> = buyer): Promise<void> {
-  for (const [field, value] of Object.entries(values)) await target.locator(`[name="${field}"]`).fill(value);
-}
-
-async function payByCard(number: string): Promise<void> {
-  await page().locator('input[name="method"][value="card"]').check();
-  await page().locator('[autocomplete="cc-number"]').fill(number);
-  await page().locator('[autocomplete="cc-exp"]').fill("12/30");
-  await page().locator('[autocomplete="cc-csc"]').fill("123");
-  await page().getByTestId("place-order").click();
-}
-
-/** The .eml files the server wrote for an order number, waiting for the outbox worker. */
-async function mailsFor(orderNumber: string): Promise<string[]> {
-  const dir = join(dataDir, "mail");
-  const files = await readdir(dir).catch(() => [] as string[]);
-  const texts = await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
-  return texts.filter((text) => text.includes(orderNumber));
-}
+const openCheckout = (market?: string, query?: string) => openCheckoutOf(page(), market, query);
+const fillContact = (target = page(), values = buyer) => fillContactOf(target, values);
+const payByCard = (number: string) => payByCardOf(page(), number);
 
 describe("checkout", () => {
   it("shows the summary, standard autocomplete tokens, the test-mode notice and a pay button with the total", async () => {
@@ -176,12 +150,12 @@ describe("the checkout form on the server", () => {
   });
 
   it.each([
-    ["a forged token", (token: string) => body(`${token.slice(0, -3)}abc`), 403],
-    ["a token for another bundle", (token: string) => body(token, { bundle: "shape-6" }), 403],
-    ["an unknown bundle", (token: string) => body(token, { bundle: "gold-9" }), 400],
-    ["a price in the form", (token: string) => body(token, { totalMinor: "1", price: "1" }), 303],
-    ["a bad postal code", (token: string) => body(token, { postalCode: "ABC" }), 400],
-  ])("answers %s with %i", async (_, build, status) => {
+    ["a forged token", 403, (token: string) => body(`${token.slice(0, -3)}abc`)],
+    ["a token for another bundle", 403, (token: string) => body(token, { bundle: "shape-6" })],
+    ["an unknown bundle", 400, (token: string) => body(token, { bundle: "gold-9" })],
+    ["a price in the form", 303, (token: string) => body(token, { totalMinor: "1", price: "1" })],
+    ["a bad postal code", 400, (token: string) => body(token, { postalCode: "ABC" })],
+  ])("answers %s with %i", async (_, status, build) => {
     const { token } = await formOf("de");
     const response = await post(build(token));
     expect(response.status).toBe(status);

@@ -5,7 +5,8 @@ import { startServer, type RunningServer } from "./support/server";
 
 const baseUrl = inject("baseUrl");
 const session = openPageSession({ width: 1280, height: 900 });
-const checkoutModule = /\/assets\/checkout-[\w-]+\.js$/;
+// The route module only (its hash is eight characters), not shared chunks such as checkout-link.
+const checkoutModule = /\/assets\/checkout-[\w-]{8}\.js$/;
 /** The offer's first bundle link leads to the checkout with that bundle and the funnel's query. */
 const checkoutUrl = (locale: string, query: string) => new RegExp(`/checkout/${locale}\\?bundle=[a-z0-9-]+&${query}$`);
 

@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
-import { commerceTextsFor } from "../../checkout/checkout-texts.server";
+import { commerceTextsFor } from "../../orders/commerce-texts.server";
 import { store } from "../../platform/store.server";
 import { marketForCountryCode } from "../../market/markets";
-import { orderById } from "../../orders/order-service.server";
+import { orderById } from "../../orders/order-records.server";
 import { payments } from "../../db/schema";
 import { eq } from "drizzle-orm";
 

@@ -1,0 +1,65 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import type { Queryable, Transaction } from "../db/database.server";
+import { orderEvents, orderLines, orders, payments, type OrderStatus } from "../db/schema";
+import { assertTransition } from "./order-status";
+
+/** Order rows, their event log and the reads every order module shares. */
+
+export type Order = typeof orders.$inferSelect;
+export type OrderLine = typeof orderLines.$inferSelect;
+export type Payment = typeof payments.$inferSelect;
+
+/** The order confirmation waits this long for upsells unless the funnel ends sooner. */
+export const confirmationDelayMs = 15 * 60 * 1000;
+
+export async function recordEvent(
+  tx: Queryable,
+  orderId: string,
+  type: string,
+  detail: Record<string, string | number | boolean | null> = {},
+  status?: { from: OrderStatus; to: OrderStatus },
+): Promise<void> {
+  await tx.insert(orderEvents).values({ orderId, type, detail, fromStatus: status?.from ?? null, toStatus: status?.to ?? null });
+}
+
+/** Moves an order to a new status with its event; the order must be locked by the caller. */
+export async function changeStatus(tx: Transaction, order: Order, to: OrderStatus, type: string, detail: Record<string, string | number | boolean | null> = {}): Promise<Order> {
+  assertTransition(order.status, to);
+  const [updated] = await tx
+    .update(orders)
+    .set({ status: to, ...(to === "paid" && !order.paidAt ? { paidAt: new Date() } : {}) })
+    .where(eq(orders.id, order.id))
+    .returning();
+  await recordEvent(tx, order.id, type, detail, { from: order.status, to });
+  return updated as Order;
+}
+
+export async function paymentById(db: Queryable, id: string): Promise<Payment | undefined> {
+  const [payment] = await db.select().from(payments).where(eq(payments.id, id));
+  return payment;
+}
+
+export async function orderById(db: Queryable, id: string): Promise<Order | undefined> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, id));
+  return order;
+}
+
+export async function orderByNumber(db: Queryable, number: string): Promise<Order | undefined> {
+  const [order] = await db.select().from(orders).where(eq(orders.number, number));
+  return order;
+}
+
+export async function linesOf(db: Queryable, orderId: string): Promise<OrderLine[]> {
+  return db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
+}
+
+/** The latest attempt to pay at checkout (upsell payments have their own). */
+export async function latestCheckoutPayment(db: Queryable, orderId: string): Promise<Payment | undefined> {
+  const [payment] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.purpose, "checkout")))
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
+  return payment;
+}

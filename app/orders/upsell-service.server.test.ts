@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { orderLines, orders, outbox, payments } from "../db/schema";
+import { marketFor } from "../market/markets";
+import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { orderById } from "./order-records.server";
+import { applyPaymentOutcome, endFunnel, placeOrder } from "./order-service.server";
+import { quoteCheckout, quoteLine } from "./quote.server";
+import { beginUpsell, upsellState } from "./upsell-service.server";
+
+const market = marketFor("DE");
+const today = new Date("2026-11-23T12:00:00Z");
+const ebook = { step: "upsell", ...quoteLine(market, "ebook-1", today) };
+
+async function paidOrderId(database: TestDatabase): Promise<string> {
+  const quote = quoteCheckout(market, "shape-3", today);
+  if (!quote) throw new Error("shape-3 is not for sale");
+  const contact = { email: "a@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "Hauptstraße 1", addressLine2: "", postalCode: "10115", city: "Berlin", country: "DE", phone: "" };
+  const placed = await placeOrder(
+    database.db,
+    { checkoutToken: randomUUID(), market: "DE", locale: "de_DE", currency: "EUR", contact, lines: quote.lines, totals: quote.totals, funnelSrc: null, test: true, digitalConsent: false },
+    { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" },
+  );
+  if (placed.kind !== "pay") throw new Error("expected a payment");
+  await applyPaymentOutcome(database.db, placed.payment.id, { status: "succeeded", providerRef: "tgc_1", reusableMethodRef: "tgm_1" });
+  return placed.order.id;
+}
+
+const accepting = { line: ebook, digitalConsent: true, provider: "test", method: "card", returnPath: "/upsell/de" };
+
+describe.each(databaseKinds)("upsells on %s", (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it("opens one payment for acceptances sent at once, and adds one line with the totals when it succeeds", async () => {
+    const orderId = await paidOrderId(database);
+    const answers = await Promise.all([1, 2, 3].map(() => beginUpsell(database.db, orderId, accepting)));
+    expect(answers.map((answer) => answer.kind).sort()).toEqual(["in_progress", "in_progress", "pay"]);
+    const paying = answers.find((answer) => answer.kind === "pay");
+    if (paying?.kind !== "pay") throw new Error("expected a payment");
+    expect(paying.payment).toMatchObject({ amountMinor: 990, purpose: "upsell:upsell", idempotencyKey: `order:${orderId}:upsell:upsell:1` });
+    const outcome = { status: "succeeded", providerRef: "tgc_2", reusableMethodRef: null } as const;
+    await Promise.all([applyPaymentOutcome(database.db, paying.payment.id, outcome), applyPaymentOutcome(database.db, paying.payment.id, outcome)]);
+    const order = await orderById(database.db, orderId);
+    expect(order).toMatchObject({ status: "paid", itemsMinor: 8970 + 990, totalMinor: 8970 + 990 });
+    const lines = await database.db.select().from(orderLines).where(eq(orderLines.orderId, orderId));
+    expect(lines.map((line) => [line.source, line.kind, line.grossMinor, line.digitalConsentAt !== null])).toEqual([
+      ["checkout", "supplement", 8970, false],
+      ["upsell:upsell", "digital", 990, true],
+    ]);
+    if (!order) throw new Error("order vanished");
+    expect(await upsellState(database.db, order, "upsell")).toBe("accepted");
+    expect((await beginUpsell(database.db, orderId, accepting)).kind).toBe("accepted");
+  });
+
+  it("leaves the order as it was when the upsell's payment fails, and lets the buyer try again", async () => {
+    const orderId = await paidOrderId(database);
+    const first = await beginUpsell(database.db, orderId, accepting);
+    if (first.kind !== "pay") throw new Error("expected a payment");
+    await applyPaymentOutcome(database.db, first.payment.id, { status: "declined", providerRef: "tgc_3", code: "authentication_failed" });
+    expect(await orderById(database.db, orderId)).toMatchObject({ status: "paid", totalMinor: 8970 });
+    const again = await beginUpsell(database.db, orderId, accepting);
+    expect(again.kind === "pay" && again.payment.idempotencyKey).toBe(`order:${orderId}:upsell:upsell:2`);
+  });
+
+  it("holds the confirmation back while an upsell is paid, and closes upsells once the funnel ended", async () => {
+    const orderId = await paidOrderId(database);
+    const dueBefore = (await database.db.select().from(outbox).where(eq(outbox.orderId, orderId)))[0]?.sendAfter.getTime() ?? 0;
+    await database.db.update(outbox).set({ sendAfter: new Date(Date.now() + 1000) }).where(eq(outbox.orderId, orderId));
+    const begun = await beginUpsell(database.db, orderId, { ...accepting, line: { ...ebook, step: "upsellMind" } });
+    expect(begun.kind).toBe("pay");
+    const held = (await database.db.select().from(outbox).where(eq(outbox.orderId, orderId)))[0]?.sendAfter.getTime() ?? 0;
+    expect(held).toBeGreaterThan(Date.now() + 10 * 60 * 1000);
+    expect(dueBefore).toBeGreaterThan(0);
+    await endFunnel(database.db, orderId);
+    expect((await beginUpsell(database.db, orderId, accepting)).kind).toBe("closed");
+  });
+
+  it("offers nothing to an order that is not paid", async () => {
+    const orderId = await paidOrderId(database);
+    await database.db.update(orders).set({ status: "refunded" }).where(eq(orders.id, orderId));
+    expect((await beginUpsell(database.db, orderId, accepting)).kind).toBe("closed");
+    const opened = await database.db.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.purpose, "upsell:upsell")));
+    expect(opened).toEqual([]);
+  });
+});

@@ -1,0 +1,200 @@
+import { and, desc, eq } from "drizzle-orm";
+import { data, redirect, type RouterContextProvider } from "react-router";
+import { pricedBundle } from "../catalog/catalog.server";
+import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
+import { payments } from "../db/schema";
+import { readFormBody } from "../forms/form-body.server";
+import { funnelTextsFor, productTextFor, upsells } from "../funnel/content.server";
+import { routePath } from "../funnel/paths";
+import { routeEntryForPath } from "../funnel/route-for-path";
+import type { PlainRouteName, TwinRouteName } from "../funnel/route-table";
+import type { Market } from "../market/markets";
+import { storefrontStateContext } from "../market/request-context";
+import { orderIdFromRequest } from "../orders/order-access.server";
+import { orderById, type Order, type Payment } from "../orders/order-records.server";
+import { mayCarryOrder } from "../orders/order-page.server";
+import { applyPaymentOutcome } from "../orders/order-service.server";
+import { outcomeOfPayment, waitForSettledPayment } from "../orders/payment-attempts.server";
+import { quoteLine } from "../orders/quote.server";
+import { beginUpsell, declineUpsell, latestUpsellPayment, upsellState, type UpsellState } from "../orders/upsell-service.server";
+import type { DeclineCode, PaymentOutcome } from "../payments/provider";
+import { store } from "../platform/store.server";
+
+interface RouteArgs {
+  request: Request;
+  params: { locale?: string };
+  context: Readonly<RouterContextProvider>;
+}
+
+/** The upsell a page offers: its step (the page's plain path) and where the funnel goes next. */
+function upsellOfPath(pathname: string) {
+  const plain = routeEntryForPath(pathname)?.plainPath.slice(1) ?? "upsell";
+  const step = upsells.upsells[plain] ? plain : "upsell";
+  const upsell = upsells.upsells[step];
+  if (!upsell) throw new Error("No upsell configured");
+  return { step, bundleId: upsell.bundle, next: upsell.next as PlainRouteName };
+}
+
+/** The next page, in the same form as this one (with or without the locale) and with the funnel's query. */
+export function nextPagePath(pathname: string, search: string): string {
+  const { next } = upsellOfPath(pathname);
+  const locale = routeEntryForPath(pathname)?.param === "locale" ? pathname.split("/").pop() : undefined;
+  const path = locale ? routePath(`${next}-2` as TwinRouteName, locale.toLowerCase()) : routePath(next);
+  return `${path}${search}`;
+}
+
+async function cookieOrder(request: Request): Promise<Order | undefined> {
+  // Prerendering (and any visitor without the cookie) has no order and no store to ask.
+  if (!mayCarryOrder(request)) return undefined;
+  const { db, orderCookie } = store();
+  const orderId = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
+  return orderId ? orderById(db, orderId) : undefined;
+}
+
+/** The checkout's paid payment: its provider and method pay for the upsells too. */
+async function checkoutPayment(orderId: string): Promise<Payment | undefined> {
+  const [payment] = await store()
+    .db.select()
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.purpose, "checkout"), eq(payments.status, "succeeded")))
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
+  return payment;
+}
+
+function failureMessage(lang: string, payment: Payment | undefined): string | null {
+  if (!payment || (payment.status !== "declined" && payment.status !== "cancelled")) return null;
+  const texts = commerceTextsFor(lang);
+  return `${texts.checkout.declines[(payment.failureCode ?? "card_declined") as DeclineCode]} ${texts.upsell.orderUnchanged}`;
+}
+
+/** What this order may do here; an order in another currency than the page's cannot take its price. */
+async function stateFor(order: Order, market: Market, step: string): Promise<UpsellState> {
+  if (order.currency !== market.currency) return "closed";
+  return upsellState(store().db, order, step);
+}
+
+/** What a buyer with a paid order sees on an upsell page. */
+export interface UpsellBuyer {
+  state: UpsellState;
+  test: boolean;
+  /** Accepting opens a short payment on the provider's page instead of charging silently. */
+  onSession: boolean;
+  /** Why the last attempt to pay for this upsell failed. */
+  message: string | null;
+  texts: CommerceTexts["upsell"] & { digitalConsent: string };
+}
+
+export async function loadUpsell({ request, context }: RouteArgs) {
+  const { market, lang } = context.get(storefrontStateContext);
+  const { step, bundleId, next } = upsellOfPath(new URL(request.url).pathname);
+  const line = pricedBundle(bundleId, market.currency, new Date());
+  const page = {
+    line,
+    next,
+    product: productTextFor(lang, line.productId),
+    texts: funnelTextsFor(lang).upsell,
+    digital: line.kind === "digital",
+  };
+  const order = await cookieOrder(request);
+  if (!order || order.paidAt === null) return { ...page, buyer: null as UpsellBuyer | null };
+  const state = await stateFor(order, market, step);
+  const paid = await checkoutPayment(order.id);
+  const commerce = commerceTextsFor(lang);
+  const buyer: UpsellBuyer = {
+    state,
+    test: order.test,
+    onSession: !paid?.reusableMethodRef,
+    message: state === "open" ? failureMessage(lang, await latestUpsellPayment(store().db, order.id, step)) : null,
+    texts: { ...commerce.upsell, digitalConsent: commerce.checkout.digitalConsent },
+  };
+  return data({ ...page, buyer }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export interface UpsellActionData {
+  message: string;
+  consentMissing?: boolean;
+}
+
+/**
+ * Accept or decline. Accepting charges the checkout's method again (or opens a short payment on
+ * the provider's page when it cannot be charged silently) and adds one line to the same order;
+ * a failure leaves the order as it was. The server decides whether this order may still take
+ * this step's upsell; a replay finds the first acceptance instead of charging again.
+ */
+export async function answerUpsell({ request, context }: RouteArgs) {
+  const { market, lang } = context.get(storefrontStateContext);
+  const { db, payments: provider } = store();
+  const texts = commerceTextsFor(lang);
+  const url = new URL(request.url);
+  const next = nextPagePath(url.pathname, url.search);
+  const form = await readFormBody(request);
+  const order = await cookieOrder(request);
+  const { step, bundleId } = upsellOfPath(url.pathname);
+  const closed = () => data<UpsellActionData>({ message: texts.upsell.closed }, { status: 409 });
+  if (!order || order.paidAt === null) return closed();
+
+  if (form.get("intent") === "decline") {
+    await declineUpsell(db, order.id, step);
+    throw redirect(next, { status: 303 });
+  }
+  if (form.get("intent") !== "accept") return data<UpsellActionData>({ message: texts.upsell.closed }, { status: 400 });
+  if ((await stateFor(order, market, step)) === "accepted") throw redirect(next, { status: 303 });
+
+  const line = quoteLine(market, bundleId, new Date());
+  const digitalConsent = form.get("digitalConsent") === "yes";
+  if (line.kind === "digital" && !digitalConsent) {
+    return data<UpsellActionData>({ message: texts.checkout.errors.digitalConsent, consentMissing: true }, { status: 400 });
+  }
+  const paid = await checkoutPayment(order.id);
+  if (!paid) return closed();
+  const begun = await beginUpsell(db, order.id, {
+    line: { step, ...line },
+    digitalConsent,
+    provider: paid.provider,
+    method: paid.method,
+    returnPath: `${url.pathname}${url.search}`,
+  });
+  if (begun.kind === "accepted") throw redirect(next, { status: 303 });
+  if (begun.kind === "closed") return closed();
+
+  let payment = begun.payment;
+  let outcome: PaymentOutcome | null = null;
+  if (begun.kind === "in_progress") {
+    payment = (await waitForSettledPayment(db, payment.id)) ?? payment;
+    outcome = payment.status === "requires_action" && payment.providerRef ? await provider.retrievePayment(payment.providerRef) : outcomeOfPayment(payment);
+  }
+  if (!outcome) {
+    const returnUrl = `/checkout-return/${payment.id}`;
+    try {
+      outcome = paid.reusableMethodRef
+        ? await provider.chargeSavedMethod({
+            idempotencyKey: payment.idempotencyKey,
+            orderNumber: order.number,
+            amountMinor: payment.amountMinor,
+            currency: payment.currency,
+            reusableMethodRef: paid.reusableMethodRef,
+            returnUrl,
+          })
+        : await provider.startPayment({
+            idempotencyKey: payment.idempotencyKey,
+            customer: { email: order.email, name: `${order.givenName} ${order.familyName}` },
+            orderNumber: order.number,
+            amountMinor: payment.amountMinor,
+            currency: payment.currency,
+            method: paid.method,
+            details: {},
+            saveMethod: false,
+            returnUrl,
+          });
+    } catch (error) {
+      // The payment stays open; the next try with the same idempotency key learns what happened.
+      console.error(`Payment provider call failed for upsell payment ${payment.id}: ${error instanceof Error ? error.message : String(error)}`);
+      return data<UpsellActionData>({ message: `${texts.checkout.declines.provider_unavailable} ${texts.upsell.orderUnchanged}` }, { status: 503 });
+    }
+  }
+  const applied = await applyPaymentOutcome(db, payment.id, outcome);
+  if (applied.payment.status === "succeeded" || outcome.status === "processing") throw redirect(next, { status: 303 });
+  if (outcome.status === "requires_action") throw redirect(outcome.actionUrl, { status: 303 });
+  return data<UpsellActionData>({ message: failureMessage(lang, applied.payment) ?? texts.upsell.orderUnchanged }, { status: 402 });
+}

@@ -1,0 +1,38 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { inject } from "vitest";
+import { openHydrated } from "./chromium";
+
+/** A buyer in France going through the checkout with the test gateway's card form. */
+export const buyer = { email: "anna.muster@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "12 rue de la Paix", postalCode: "75002", city: "Paris" };
+
+export async function openCheckout(page: Page, market = "fr", query = "bundle=shape-3&src=v2"): Promise<void> {
+  await openHydrated(page, `${inject("baseUrl")}/checkout/${market}?${query}`);
+}
+
+export async function fillContact(page: Page, values: Record<string, string> = buyer): Promise<void> {
+  for (const [field, value] of Object.entries(values)) await page.locator(`[name="${field}"]`).fill(value);
+}
+
+export async function payByCard(page: Page, number: string): Promise<void> {
+  await page.locator('input[name="method"][value="card"]').check();
+  await page.locator('[autocomplete="cc-number"]').fill(number);
+  await page.locator('[autocomplete="cc-exp"]').fill("12/30");
+  await page.locator('[autocomplete="cc-csc"]').fill("123");
+  await page.getByTestId("place-order").click();
+}
+
+/** A message's text with quoted-printable soft breaks and escapes undone, to search for words. */
+function readable(eml: string): string {
+  const joined = eml.replace(/=\r?\n/g, "");
+  return joined.replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ""), "hex").toString("utf8"));
+}
+
+/** The .eml files the server wrote for an order number (decoded), waiting for the outbox worker. */
+export async function mailsFor(orderNumber: string): Promise<string[]> {
+  const dir = join(inject("dataDir"), "mail");
+  const files = await readdir(dir).catch(() => [] as string[]);
+  const texts = await Promise.all(files.map(async (file) => readable(await readFile(join(dir, file), "utf8"))));
+  return texts.filter((text) => text.includes(orderNumber));
+}
