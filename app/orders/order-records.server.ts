@@ -2,6 +2,7 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import type { Queryable, Transaction } from "../db/database.server";
 import { orderEvents, orderLines, orders, payments, type OrderStatus } from "../db/schema";
 import { assertTransition } from "./order-status";
+import type { PricedLine } from "./pricing";
 
 /** Order rows, their event log and the reads every order module shares. */
 
@@ -11,6 +12,12 @@ export type Payment = typeof payments.$inferSelect;
 
 /** The order confirmation waits this long for upsells unless the funnel ends sooner. */
 export const confirmationDelayMs = 15 * 60 * 1000;
+
+/** An order line as stored: what was sold, at which price and VAT, from which step. */
+export function orderLineRow(orderId: string, line: PricedLine, source: string, digitalConsentAt: Date | null): typeof orderLines.$inferInsert {
+  const { bundleId, productId, productName, kind, units, grossMinor, vatRateBp, vatMinor } = line;
+  return { orderId, bundleId, productId, productName, kind, units, grossMinor, vatRateBp, vatMinor, source, digitalConsentAt };
+}
 
 export async function recordEvent(
   tx: Queryable,

@@ -4,7 +4,7 @@ import type { Transaction, Database } from "../db/database.server";
 import { orderLines, orders, outbox, payments, type OrderStatus, type PaymentStatus } from "../db/schema";
 import type { PaymentOutcome } from "../payments/provider";
 import { newOrderNumber } from "./order-number";
-import { changeStatus, confirmationDelayMs, recordEvent, type Order, type Payment } from "./order-records.server";
+import { changeStatus, confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
 import type { OrderTotals, PricedLine } from "./pricing";
 import { addUpsellLine } from "./upsell-service.server";
 
@@ -66,19 +66,7 @@ async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | un
     if (!order) return undefined;
     const consentAt = input.digitalConsent ? new Date() : null;
     await tx.insert(orderLines).values(
-      input.lines.map((line, index) => ({
-        orderId: order.id,
-        bundleId: line.bundleId,
-        productId: line.productId,
-        productName: line.productName,
-        kind: line.kind,
-        units: line.units,
-        grossMinor: line.grossMinor,
-        vatRateBp: line.vatRateBp,
-        vatMinor: line.vatMinor,
-        source: index === 0 ? "checkout" : `checkout:${index}`,
-        digitalConsentAt: line.kind === "digital" ? consentAt : null,
-      })),
+      input.lines.map((line, index) => orderLineRow(order.id, line, index === 0 ? "checkout" : `checkout:${index}`, line.kind === "digital" ? consentAt : null)),
     );
     await recordEvent(tx, order.id, "order_created", { total: order.totalMinor, currency: order.currency, lines: input.lines.length });
     return order;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
 import { orderEvents, orderLines, orders, outbox, payments, type UpsellLine } from "../db/schema";
-import { confirmationDelayMs, recordEvent, type Order, type Payment } from "./order-records.server";
+import { confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
 
 /**
  * Upsells add lines to the order the buyer just paid (DESIGN §10): one line per step at most, the
@@ -115,19 +115,7 @@ export async function addUpsellLine(tx: Transaction, order: Order, payment: Paym
   if (!line) throw new Error(`Payment ${payment.id} carries no upsell line`);
   const [added] = await tx
     .insert(orderLines)
-    .values({
-      orderId: order.id,
-      bundleId: line.bundleId,
-      productId: line.productId,
-      productName: line.productName,
-      kind: line.kind,
-      units: line.units,
-      grossMinor: line.grossMinor,
-      vatRateBp: line.vatRateBp,
-      vatMinor: line.vatMinor,
-      source: upsellSource(line.step),
-      digitalConsentAt: line.digitalConsentAt ? new Date(line.digitalConsentAt) : null,
-    })
+    .values(orderLineRow(order.id, line, upsellSource(line.step), line.digitalConsentAt ? new Date(line.digitalConsentAt) : null))
     .onConflictDoNothing()
     .returning({ id: orderLines.id });
   if (!added) return order;
