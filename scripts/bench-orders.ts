@@ -30,7 +30,7 @@ function percentile(sorted: number[], share: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? Number.NaN);
 }
 
-async function buyOnce(baseUrl: string, bundle: string): Promise<{ ok: boolean; payMs: number }> {
+async function buyOnce(baseUrl: string, bundle: string): Promise<{ ok: boolean; payMs: number; cookie: string }> {
   const checkout = `${baseUrl}/checkout/de?bundle=${bundle}`;
   const html = await (await fetch(checkout, { headers: { "Accept-Encoding": "gzip, br" } })).text();
   const token = /name="token" value="([^"]+)"/.exec(html)?.[1] ?? "";
@@ -41,7 +41,8 @@ async function buyOnce(baseUrl: string, bundle: string): Promise<{ ok: boolean; 
     redirect: "manual",
   });
   await response.arrayBuffer();
-  return { ok: response.status === 303 && (response.headers.get("location") ?? "").startsWith("/upsell"), payMs: performance.now() - started };
+  const cookie = /vn_order=[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0] ?? "";
+  return { ok: response.status === 303 && (response.headers.get("location") ?? "").startsWith("/upsell"), payMs: performance.now() - started, cookie };
 }
 
 export async function orderLoad(baseUrl: string, orders = 300, concurrency = 10, bundle = "shape-1"): Promise<OrderLoadFigures> {
@@ -61,4 +62,38 @@ export async function orderLoad(baseUrl: string, orders = 300, concurrency = 10,
   const seconds = (performance.now() - begin) / 1000;
   const sorted = latencies.sort((a, b) => a - b);
   return { orders, concurrency, ordersPerSecond: +(orders / seconds).toFixed(1), p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), failures };
+}
+
+export interface UpsellAcceptFigures {
+  accepts: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+}
+
+/**
+ * Upsell acceptance as a buyer's click costs it: the POST that charges the saved card and adds
+ * the line, then the next page it leads to, one buyer after another (each with a fresh order).
+ */
+export async function upsellAcceptTimes(baseUrl: string, accepts = 50): Promise<UpsellAcceptFigures> {
+  const times: number[] = [];
+  let failures = 0;
+  for (let i = 0; i < accepts; i++) {
+    const { cookie } = await buyOnce(baseUrl, "shape-1");
+    const started = performance.now();
+    const accepted = await fetch(`${baseUrl}/upsell/de`, {
+      method: "POST",
+      body: new URLSearchParams({ intent: "accept", digitalConsent: "yes" }),
+      headers: { Cookie: cookie },
+      redirect: "manual",
+    });
+    await accepted.arrayBuffer();
+    const next = accepted.headers.get("location") ?? "";
+    const page = await fetch(`${baseUrl}${next}`, { headers: { Cookie: cookie, "Accept-Encoding": "gzip, br" } });
+    await page.arrayBuffer();
+    times.push(performance.now() - started);
+    if (accepted.status !== 303 || !next.startsWith("/upsellMind") || page.status !== 200) failures += 1;
+  }
+  const sorted = times.sort((a, b) => a - b);
+  return { accepts, p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99), failures };
 }

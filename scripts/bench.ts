@@ -3,7 +3,7 @@
  * JavaScript, Lighthouse 12 (mobile preset, median of three runs) with total bytes, LCP, TBT and
  * CLS, and requests per second and p99 latency under load on loopback with the server's peak
  * memory, and orders per second with ten buyers paying at once (on the embedded database, and on
- * PostgreSQL when `BENCH_DATABASE_URL` names one). Load requests carry `Accept-Encoding: gzip, br`
+ * PostgreSQL when `BENCH_DATABASE_URL` names one), and the upsell accept time from click to next page. Load requests carry `Accept-Encoding: gzip, br`
  * as a browser's do. Prints a table, writes `bench-results/bench.json`, and says which budgets hold.
  * Figures, never test assertions. `--no-build` reuses the current build; `--quick` skips
  * Lighthouse and the load test.
@@ -18,7 +18,7 @@ import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { chromiumPath } from "../tests/e2e/support/chromium";
 import { startServer, type RunningServer } from "../tests/e2e/support/server";
-import { orderLoad } from "./bench-orders";
+import { orderLoad, upsellAcceptTimes } from "./bench-orders";
 
 const root = new URL("..", import.meta.url).pathname;
 const clientDir = join(root, "build", "client");
@@ -152,6 +152,7 @@ try {
         prerendered: { path: "/offer/fr", ...(await load(`${server.url}/offer/fr`, browserEncoding)) },
         perRequest: { path: "/offer (geo FR)", ...(await load(`${server.url}/offer`, { ...browserEncoding, "CF-IPCountry": "FR" })) },
         orders: { database: "embedded (PGlite)", ...(await orderLoad(server.url)) },
+        upsellAccept: await upsellAcceptTimes(server.url),
         serverPeakMemoryMB: peakMemoryMB(server),
         ordersOnPostgres: await ordersOnPostgres(),
       };
@@ -161,6 +162,7 @@ try {
   console.table(pages);
   if (loadTest) console.table({ prerendered: loadTest.prerendered, perRequest: loadTest.perRequest });
   if (loadTest) console.table([loadTest.orders, loadTest.ordersOnPostgres].filter(Boolean));
+  if (loadTest) console.log(`upsell accept, click to next page: p50 ${loadTest.upsellAccept.p50Ms} ms, p99 ${loadTest.upsellAccept.p99Ms} ms over ${loadTest.upsellAccept.accepts} accepts (${loadTest.upsellAccept.failures} failed)`);
   if (loadTest) console.log(`server peak memory: ${loadTest.serverPeakMemoryMB} MB`);
   const misses = pages.flatMap((page) => {
     const lh = page as Partial<LighthouseFigures> & typeof page;
