@@ -1,0 +1,148 @@
+import { WebhookRejected, type PaymentEvent, type VerifiedWebhook } from "../provider";
+import { asObject, at, listAt, parseJson, textAt } from "./json-fields";
+import { idSegment, type PayPalApi } from "./paypal-api.server";
+import { payPalValueToMinor } from "./paypal-amounts";
+import { vaultIdOf } from "./paypal-orders.server";
+
+/**
+ * PayPal webhooks (`/webhooks/paypal`): checked by PayPal's own verification API, refused when
+ * the transmission time is too far from now (a replayed delivery), and told in our words with
+ * the PayPal order id as the payment's reference.
+ */
+
+export interface WebhookCheck {
+  api: PayPalApi;
+  webhookId: string;
+  now: () => number;
+  toleranceSeconds: number;
+}
+
+const signatureHeaders = {
+  auth_algo: "paypal-auth-algo",
+  cert_url: "paypal-cert-url",
+  transmission_id: "paypal-transmission-id",
+  transmission_sig: "paypal-transmission-sig",
+  transmission_time: "paypal-transmission-time",
+} as const;
+
+type SignatureFields = Record<keyof typeof signatureHeaders, string>;
+
+function signatureFields(headers: Headers): SignatureFields {
+  const fields: Partial<SignatureFields> = {};
+  for (const [field, header] of Object.entries(signatureHeaders) as [keyof SignatureFields, string][]) {
+    const value = headers.get(header)?.trim();
+    if (!value) throw new WebhookRejected(`PayPal webhook without the ${header} header`);
+    fields[field] = value;
+  }
+  return fields as SignatureFields;
+}
+
+function checkTransmissionTime(time: string, check: WebhookCheck): void {
+  const sentAt = Date.parse(time);
+  if (Number.isNaN(sentAt)) throw new WebhookRejected("PayPal webhook with an unreadable transmission time");
+  if (Math.abs(check.now() - sentAt) > check.toleranceSeconds * 1000) throw new WebhookRejected("PayPal webhook outside the accepted time window");
+}
+
+export async function verifyPayPalWebhook(check: WebhookCheck, headers: Headers, rawBody: string): Promise<VerifiedWebhook> {
+  const fields = signatureFields(headers);
+  checkTransmissionTime(fields.transmission_time, check);
+  const event = asObject(parseJson(rawBody));
+  const eventId = textAt(event, "id");
+  const eventType = textAt(event, "event_type");
+  if (!event || !eventId || !eventType) throw new WebhookRejected("PayPal webhook body is not an event");
+
+  // The event goes to PayPal as the bytes it sent: re-serializing could change them and fail the check.
+  const prefix = JSON.stringify({ ...fields, webhook_id: check.webhookId });
+  const jsonText = `${prefix.slice(0, -1)},"webhook_event":${rawBody}}`;
+  const answer = await check.api.call("POST", "/v1/notifications/verify-webhook-signature", { jsonText });
+  // A 4xx means PayPal would not check this delivery at all; 5xx and network errors have thrown,
+  // so the route answers 5xx and PayPal delivers again later.
+  if (answer.status >= 300) throw new WebhookRejected(`PayPal refused to check the webhook (${answer.status})`);
+  const verdict = textAt(answer.body, "verification_status");
+  if (verdict !== "SUCCESS") throw new WebhookRejected("PayPal webhook signature did not verify");
+  return { eventId, event: await paymentEvent(check.api, eventType, event.resource) };
+}
+
+async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown): Promise<PaymentEvent> {
+  const ignored: PaymentEvent = { type: "ignored", providerType: eventType };
+  switch (eventType) {
+    case "PAYMENT.CAPTURE.COMPLETED": {
+      const orderId = await orderIdOfCapture(api, resource);
+      // The capture does not name the kept account; the order does, and a webhook that arrives
+      // before the buyer returns must not lose it.
+      return orderId ? { type: "payment.succeeded", providerRef: orderId, reusableMethodRef: await vaultIdOfOrder(api, orderId) } : ignored;
+    }
+    case "PAYMENT.CAPTURE.PENDING": {
+      const orderId = await orderIdOfCapture(api, resource);
+      return orderId ? { type: "payment.processing", providerRef: orderId } : ignored;
+    }
+    case "PAYMENT.CAPTURE.DENIED":
+    case "PAYMENT.CAPTURE.DECLINED": {
+      const orderId = await orderIdOfCapture(api, resource);
+      return orderId ? { type: "payment.failed", providerRef: orderId, code: "card_declined" } : ignored;
+    }
+    case "PAYMENT.CAPTURE.REFUNDED":
+      return refundedEvent(api, resource, ignored);
+    case "CUSTOMER.DISPUTE.CREATED": {
+      const captureId = textAt(resource, "disputed_transactions", 0, "seller_transaction_id");
+      const orderId = captureId ? await orderIdOfCaptureId(api, captureId) : undefined;
+      return orderId ? { type: "payment.disputed", providerRef: orderId } : ignored;
+    }
+    default:
+      return ignored;
+  }
+}
+
+async function refundedEvent(api: PayPalApi, refund: unknown, ignored: PaymentEvent): Promise<PaymentEvent> {
+  const orderId = textAt(refund, "supplementary_data", "related_ids", "order_id") ?? (await orderIdOfRefund(api, refund));
+  // All refunds of the capture so far when PayPal says so, else this refund's amount.
+  const amount = asObject(at(refund, "seller_payable_breakdown", "total_refunded_amount")) ?? asObject(at(refund, "amount"));
+  const value = textAt(amount, "value");
+  const currency = textAt(amount, "currency_code");
+  const amountMinor = value && currency ? minorOrUndefined(value, currency) : undefined;
+  if (!orderId || amountMinor === undefined) return ignored;
+  return { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: amountMinor };
+}
+
+/** A currency we do not sell in cannot be one of our payments: acknowledged, not retried forever. */
+function minorOrUndefined(value: string, currency: string): number | undefined {
+  try {
+    return payPalValueToMinor(value, currency);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A refund names its capture in `related_ids` or in its `up` link. */
+async function orderIdOfRefund(api: PayPalApi, refund: unknown): Promise<string | undefined> {
+  const related = textAt(refund, "supplementary_data", "related_ids", "capture_id");
+  const upLink = textAt(
+    listAt(refund, "links").find((link) => textAt(link, "rel") === "up"),
+    "href",
+  );
+  const captureId = related ?? /\/v2\/payments\/captures\/([^/?#]+)$/.exec(upLink ?? "")?.[1];
+  return captureId ? orderIdOfCaptureId(api, captureId) : undefined;
+}
+
+/** The order of a capture resource: named in the event, or asked of PayPal. */
+async function orderIdOfCapture(api: PayPalApi, capture: unknown): Promise<string | undefined> {
+  const named = textAt(capture, "supplementary_data", "related_ids", "order_id");
+  if (named) return named;
+  const captureId = textAt(capture, "id");
+  return captureId ? orderIdOfCaptureId(api, captureId) : undefined;
+}
+
+async function orderIdOfCaptureId(api: PayPalApi, captureId: string): Promise<string | undefined> {
+  const answer = await api.call("GET", `/v2/payments/captures/${idSegment(captureId, "capture")}`);
+  // A capture PayPal does not know (or not from the Orders API) is nothing of ours.
+  if (answer.status === 404) return undefined;
+  if (answer.status >= 300) throw new Error(`PayPal answered ${answer.status} for capture ${captureId}`);
+  return textAt(answer.body, "supplementary_data", "related_ids", "order_id");
+}
+
+async function vaultIdOfOrder(api: PayPalApi, orderId: string): Promise<string | null> {
+  const answer = await api.call("GET", `/v2/checkout/orders/${idSegment(orderId, "order")}`);
+  if (answer.status === 404) return null;
+  if (answer.status >= 300) throw new Error(`PayPal answered ${answer.status} for order ${orderId}`);
+  return vaultIdOf(answer.body);
+}
