@@ -21,6 +21,7 @@ export default [
   // The test gateway's own pages, and the address every provider sends the buyer back to.
   route("test-gateway/:step/:charge", "routes/test-gateway.tsx", { id: "test-gateway" }),
   route("checkout-return/:payment", "routes/checkout-return.ts", { id: "checkout-return" }),
+  route("webhooks/:provider", "routes/webhooks.ts", { id: "webhooks" }),
   route("storefront-settings", "routes/storefront-settings.ts", { id: "storefront-settings" }),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

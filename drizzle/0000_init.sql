@@ -157,6 +157,16 @@ CREATE TABLE "test_gateway_refunds" (
 	CONSTRAINT "test_gateway_refunds_idempotency_key_unique" UNIQUE("idempotency_key")
 );
 --> statement-breakpoint
+CREATE TABLE "webhook_events" (
+	"provider" text NOT NULL,
+	"event_id" text NOT NULL,
+	"type" text NOT NULL,
+	"provider_ref" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"applied_at" timestamp with time zone,
+	CONSTRAINT "webhook_events_provider_event_id_pk" PRIMARY KEY("provider","event_id")
+);
+--> statement-breakpoint
 CREATE TABLE "withdrawals" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"reference" text NOT NULL,

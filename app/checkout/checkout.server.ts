@@ -205,11 +205,12 @@ function thankYouPath(next: string, locale: string | undefined): string {
 
 /** Where the provider's pages send the buyer back: the order follows what the provider says. */
 export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }) {
-  const { db, payments, orderCookie } = store();
+  const { db, providers, orderCookie } = store();
   const payment = /^[0-9a-f-]{36}$/.test(params.payment ?? "") ? await paymentById(db, params.payment ?? "") : undefined;
   const ownOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
   if (!payment || payment.orderId !== ownOrder) throw data({ message: "Unknown payment" }, { status: 404 });
-  const outcome = payment.providerRef ? await payments.retrievePayment(payment.providerRef) : null;
+  const provider = providers.get(payment.provider);
+  const outcome = payment.providerRef && provider ? await provider.retrievePayment(payment.providerRef) : null;
   const applied = outcome ? await applyPaymentOutcome(db, payment.id, outcome) : { order: await orderById(db, payment.orderId), payment };
   const page = new URL(payment.returnPath, "http://store");
   const back = `${page.pathname}${page.search}`;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /**
  * The one schema of the store, for PGlite and PostgreSQL alike (DESIGN §10, §11). Money is in
@@ -212,6 +212,24 @@ export const feedback = pgTable("feedback", {
   locale: text("locale").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Payment provider webhooks as received: stored by the provider's event id, so a delivery
+ * repeated by the provider is recognised and applied once. Only what the store acted on is kept,
+ * never the provider's payload (it holds personal data).
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    providerRef: text("provider_ref"),
+    receivedAt: createdAt(),
+    appliedAt: timestamp("applied_at", { withTimezone: true }),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+);
 
 /** Secrets the store makes for itself on first start (form-token signing). */
 export const storeSecrets = pgTable("store_secrets", {

@@ -13,7 +13,17 @@ describe("readCommerceSettings", () => {
       mailFrom: expect.stringContaining("<service@vitanor.eu>"),
       publicUrl: "http://localhost:3000",
       storeMode: "test",
+      paypal: null,
+      stripe: null,
     });
+  });
+
+  it("takes a payment provider's settings as a set, PayPal on its sandbox in test mode", () => {
+    const paypal = { PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "hook" };
+    expect(readCommerceSettings(paypal, cwd).paypal).toEqual({ clientId: "client", clientSecret: "secret", webhookId: "hook", apiUrl: "https://api-m.sandbox.paypal.com" });
+    expect(readCommerceSettings({ ...paypal, PAYPAL_API_URL: "http://127.0.0.1:9999" }, cwd).paypal?.apiUrl).toBe("http://127.0.0.1:9999");
+    expect(() => readCommerceSettings({ PAYPAL_CLIENT_ID: "client" }, cwd)).toThrow("PAYPAL_CLIENT_ID is set but PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID are not");
+    expect(() => readCommerceSettings({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }, cwd)).toThrow("STRIPE_PUBLISHABLE_KEY is not");
   });
 
   it.each<[string, Record<string, string>, Partial<CommerceSettings>]>([

@@ -17,6 +17,10 @@ export interface CommerceSettings {
   /** The origin that links in e-mails point to. */
   publicUrl: string;
   storeMode: "test" | "live";
+  /** PayPal's REST credentials, when the store has them (all three settings, or none). */
+  paypal: { clientId: string; clientSecret: string; webhookId: string; apiUrl: string } | null;
+  /** Stripe's keys, when the store has them (all three settings, or none). */
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl: string | null } | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -41,6 +45,15 @@ const mailboxPattern = /^(?:[^<>@\s]+(?: [^<>@\s]+)* <)?[^\s@<>]+@[^\s@<>]+\.[^\
 /** The payment providers that can take real money; none exists yet besides the test gateway. */
 const liveProviderVariables = ["STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET", "PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID"];
 
+/** A provider's settings come as a set: all of them, or none (a half-configured provider is a mistake). */
+function readSet<K extends string>(env: Env, names: readonly K[]): Record<K, string> | null {
+  const present = names.filter((name) => env[name]);
+  if (present.length === 0) return null;
+  const missing = names.filter((name) => !env[name]);
+  if (missing.length > 0) throw new Error(`${present.join(", ")} ${present.length === 1 ? "is" : "are"} set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not: set all of ${names.join(", ")}, or none.`);
+  return Object.fromEntries(names.map((name) => [name, env[name] as string])) as Record<K, string>;
+}
+
 export function readCommerceSettings(env: Env, cwd: string = process.cwd()): CommerceSettings {
   const storeMode = env.STORE_MODE || "test";
   if (storeMode !== "test" && storeMode !== "live") throw new Error(`STORE_MODE must be 'test' or 'live', got '${storeMode}'.`);
@@ -53,6 +66,8 @@ export function readCommerceSettings(env: Env, cwd: string = process.cwd()): Com
   const mailFrom = env.MAIL_FROM || `${site.brand} <${contact.email}>`;
   if (!mailboxPattern.test(mailFrom)) throw new Error(`MAIL_FROM must be an e-mail address, optionally with a name ('Vitanor <orders@example.com>'), got '${mailFrom}'.`);
   const publicUrl = readUrl(env, "PUBLIC_URL", ["http", "https"]) ?? `http://localhost:${env.PORT || "3000"}`;
+  const paypal = readSet(env, ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const);
+  const stripe = readSet(env, ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const);
   return {
     dataDir: resolve(cwd, env.DATA_DIR || "data"),
     databaseUrl: readUrl(env, "DATABASE_URL", ["postgres", "postgresql"]),
@@ -60,5 +75,18 @@ export function readCommerceSettings(env: Env, cwd: string = process.cwd()): Com
     mailFrom,
     publicUrl: new URL(publicUrl).origin,
     storeMode,
+    paypal: paypal && {
+      clientId: paypal.PAYPAL_CLIENT_ID,
+      clientSecret: paypal.PAYPAL_CLIENT_SECRET,
+      webhookId: paypal.PAYPAL_WEBHOOK_ID,
+      // Test mode talks to PayPal's sandbox unless told otherwise (the tests use a local fake).
+      apiUrl: readUrl(env, "PAYPAL_API_URL", ["http", "https"]) ?? (env.STORE_MODE === "live" ? "https://api-m.paypal.com" : "https://api-m.sandbox.paypal.com"),
+    },
+    stripe: stripe && {
+      secretKey: stripe.STRIPE_SECRET_KEY,
+      publishableKey: stripe.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
+      apiUrl: readUrl(env, "STRIPE_API_URL", ["http", "https"]),
+    },
   };
 }

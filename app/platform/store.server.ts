@@ -6,6 +6,8 @@ import { startOutboxWorker, type OutboxWorker } from "../mail/outbox.server";
 import { createMailTransport, type MailTransport } from "../mail/transport.server";
 import { createOrderCookie } from "../orders/order-access.server";
 import { loadSigningKey } from "../orders/store-secret.server";
+import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
+import type { PaymentProvider } from "../payments/provider";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { readCommerceSettings, type CommerceSettings } from "./commerce-settings";
 
@@ -17,7 +19,10 @@ export interface Store {
   settings: CommerceSettings;
   db: Database;
   databaseKind: "pglite" | "postgres";
+  /** The checkout's provider. */
   payments: TestGateway;
+  /** Every configured provider by id: payments return to, upsells charge and webhooks come from their own. */
+  providers: ReadonlyMap<string, PaymentProvider>;
   signingKey: string;
   orderCookie: Cookie;
   mail: MailTransport;
@@ -44,11 +49,15 @@ export async function startStore(env: Record<string, string | undefined> = proce
   console.log(
     `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}`,
   );
+  const testGateway = new TestGateway(database.db);
+  const providers = new Map<string, PaymentProvider>([[testGateway.id, testGateway]]);
+  if (settings.paypal) providers.set("paypal", createPayPalProvider({ ...settings.paypal, publicUrl: settings.publicUrl }));
   current = {
     settings,
     db: database.db,
     databaseKind: database.kind,
-    payments: new TestGateway(database.db),
+    payments: testGateway,
+    providers,
     signingKey,
     orderCookie: createOrderCookie(signingKey, settings.publicUrl.startsWith("https:")),
     mail,

@@ -124,7 +124,7 @@ export interface UpsellActionData {
  */
 export async function answerUpsell({ request, context }: RouteArgs) {
   const { market, lang } = context.get(storefrontStateContext);
-  const { db, payments: provider } = store();
+  const { db, providers } = store();
   const texts = commerceTextsFor(lang);
   const url = new URL(request.url);
   const next = nextPagePath(url.pathname, url.search);
@@ -147,7 +147,8 @@ export async function answerUpsell({ request, context }: RouteArgs) {
     return data<UpsellActionData>({ message: texts.checkout.errors.digitalConsent, consentMissing: true }, { status: 400 });
   }
   const paid = await checkoutPayment(order.id);
-  if (!paid) return closed();
+  const provider = paid && providers.get(paid.provider);
+  if (!paid || !provider) return closed();
   const begun = await beginUpsell(db, order.id, {
     line: { step, ...line },
     digitalConsent,

@@ -1,0 +1,96 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { orderEvents, payments, webhookEvents } from "../db/schema";
+import { marketFor } from "../market/markets";
+import { WebhookRejected, type PaymentProvider, type VerifiedWebhook } from "../payments/provider";
+import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { orderById } from "./order-records.server";
+import { placeOrder } from "./order-service.server";
+import { receiveWebhook } from "./payment-webhooks.server";
+import { quoteCheckout } from "./quote.server";
+
+/** A provider whose webhooks are "signed" with a header, standing in for Stripe's and PayPal's checks. */
+const provider: PaymentProvider = {
+  id: "fake",
+  startPayment: () => Promise.reject(new Error("not used")),
+  retrievePayment: () => Promise.reject(new Error("not used")),
+  chargeSavedMethod: () => Promise.reject(new Error("not used")),
+  refund: () => Promise.reject(new Error("not used")),
+  async verifyWebhook(headers: Headers, rawBody: string): Promise<VerifiedWebhook> {
+    if (headers.get("x-signature") === "unreachable") throw new Error("verification API down");
+    if (headers.get("x-signature") !== "valid") throw new WebhookRejected("bad signature");
+    return JSON.parse(rawBody) as VerifiedWebhook;
+  },
+};
+
+const signed = new Headers({ "x-signature": "valid" });
+const send = (db: TestDatabase["db"], webhook: VerifiedWebhook, headers = signed) => receiveWebhook(db, provider, headers, JSON.stringify(webhook));
+
+describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  /** An order waiting for the fake provider's payment `ref` (as after a redirect to its page). */
+  async function orderPayingWith(ref: string): Promise<string> {
+    const market = marketFor("DE");
+    const quote = quoteCheckout(market, "shape-3", new Date("2026-11-23T12:00:00Z"));
+    if (!quote) throw new Error("shape-3 is not for sale");
+    const contact = { email: "a@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "Hauptstraße 1", addressLine2: "", postalCode: "10115", city: "Berlin", country: "DE", phone: "" };
+    const placed = await placeOrder(
+      database.db,
+      { checkoutToken: randomUUID(), market: "DE", locale: "de_DE", currency: "EUR", contact, lines: quote.lines, totals: quote.totals, funnelSrc: null, test: true, digitalConsent: false },
+      { provider: "fake", method: "card", returnPath: "/checkout/de?bundle=shape-3" },
+    );
+    if (placed.kind !== "pay") throw new Error("expected a payment");
+    await database.db.update(payments).set({ providerRef: ref, status: "requires_action" }).where(eq(payments.id, placed.payment.id));
+    return placed.order.id;
+  }
+
+  it("pays the order on a verified success, once however often it is delivered", async () => {
+    const ref = `pi_${randomUUID()}`;
+    const orderId = await orderPayingWith(ref);
+    const webhook: VerifiedWebhook = { eventId: `evt_${randomUUID()}`, event: { type: "payment.succeeded", providerRef: ref, reusableMethodRef: "cus_1/pm_1" } };
+    expect(await Promise.all([send(database.db, webhook), send(database.db, webhook)])).toEqual([200, 200]);
+    expect(await send(database.db, webhook)).toBe(200);
+    expect((await orderById(database.db, orderId))?.status).toBe("paid");
+    const events = await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId));
+    expect(events.filter((event) => event.type === "payment_succeeded")).toHaveLength(1);
+    const [stored] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, webhook.eventId));
+    expect(stored?.appliedAt).not.toBeNull();
+  });
+
+  it("follows refunds made at the provider: part, then all", async () => {
+    const ref = `pi_${randomUUID()}`;
+    const orderId = await orderPayingWith(ref);
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.succeeded", providerRef: ref, reusableMethodRef: null } });
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.refunded", providerRef: ref, amountRefundedMinor: 2990 } });
+    expect((await orderById(database.db, orderId))?.status).toBe("partially_refunded");
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.refunded", providerRef: ref, amountRefundedMinor: 8970 } });
+    expect((await orderById(database.db, orderId))?.status).toBe("refunded");
+  });
+
+  it.each([
+    ["a forged signature", new Headers({ "x-signature": "forged" }), 400],
+    ["no signature", new Headers(), 400],
+    ["a verification that cannot be reached", new Headers({ "x-signature": "unreachable" }), 503],
+  ])("answers %s with %i and stores nothing", async (_, headers, status) => {
+    const eventId = `evt_${randomUUID()}`;
+    expect(await send(database.db, { eventId, event: { type: "ignored", providerType: "x" } }, headers)).toBe(status);
+    expect(await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, eventId))).toEqual([]);
+  });
+
+  it("acknowledges events it does not act on, and events about payments it never made", async () => {
+    expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "ignored", providerType: "customer.created" } })).toBe(200);
+    expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.disputed", providerRef: "pi_unknown" } })).toBe(200);
+  });
+
+  it("answers 404 for a provider without webhooks", async () => {
+    expect(await receiveWebhook(database.db, undefined, signed, "{}")).toBe(404);
+  });
+});

@@ -1,0 +1,93 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/database.server";
+import { orders, payments, webhookEvents } from "../db/schema";
+import { changeStatus, recordEvent, type Payment } from "./order-records.server";
+import { applyPaymentOutcome } from "./order-service.server";
+import { WebhookRejected, type PaymentEvent, type PaymentProvider } from "../payments/provider";
+
+/**
+ * A provider's webhook (DESIGN §12): verified by the provider's own rules, stored by event id and
+ * applied once. The order follows verified events, never the browser's word. Answers: 200 when
+ * taken (or already taken, or ignored), 400 when the signature is forged or stale, 404 for a
+ * provider without webhooks, 503 when the provider's verification could not be reached (the
+ * provider delivers again).
+ */
+export async function receiveWebhook(db: Database, provider: PaymentProvider | undefined, headers: Headers, rawBody: string): Promise<number> {
+  if (!provider?.verifyWebhook) return 404;
+  let verified;
+  try {
+    verified = await provider.verifyWebhook(headers, rawBody);
+  } catch (error) {
+    if (error instanceof WebhookRejected) return 400;
+    console.error(`Webhook of ${provider.id} could not be verified now: ${error instanceof Error ? error.name : "error"}`);
+    return 503;
+  }
+  const { eventId, event } = verified;
+  const providerRef = "providerRef" in event ? event.providerRef : null;
+  await db.insert(webhookEvents).values({ provider: provider.id, eventId, type: event.type, providerRef }).onConflictDoNothing();
+  const [stored] = await db
+    .select({ appliedAt: webhookEvents.appliedAt })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.provider, provider.id), eq(webhookEvents.eventId, eventId)));
+  if (stored?.appliedAt) return 200;
+  // Applying is itself idempotent (final payment states are kept, refunds carry totals), so a
+  // delivery that races another, or follows a crash before `applied_at` was set, changes nothing twice.
+  await applyEvent(db, provider.id, event);
+  await db
+    .update(webhookEvents)
+    .set({ appliedAt: new Date() })
+    .where(and(eq(webhookEvents.provider, provider.id), eq(webhookEvents.eventId, eventId)));
+  return 200;
+}
+
+async function paymentOf(db: Database, providerId: string, providerRef: string): Promise<Payment | undefined> {
+  const [payment] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, providerId), eq(payments.providerRef, providerRef)));
+  return payment;
+}
+
+async function applyEvent(db: Database, providerId: string, event: PaymentEvent): Promise<void> {
+  if (event.type === "ignored") return;
+  const payment = await paymentOf(db, providerId, event.providerRef);
+  // An event about a payment this store never made (another shop on the same account): nothing to do.
+  if (!payment) return;
+  switch (event.type) {
+    case "payment.succeeded":
+      await applyPaymentOutcome(db, payment.id, { status: "succeeded", providerRef: event.providerRef, reusableMethodRef: event.reusableMethodRef });
+      return;
+    case "payment.processing":
+      await applyPaymentOutcome(db, payment.id, { status: "processing", providerRef: event.providerRef });
+      return;
+    case "payment.failed":
+      await applyPaymentOutcome(db, payment.id, { status: "declined", providerRef: event.providerRef, code: event.code });
+      return;
+    case "payment.refunded":
+      await applyRefundTotal(db, payment, event.amountRefundedMinor);
+      return;
+    case "payment.disputed":
+      await recordEvent(db, payment.orderId, "payment_disputed", { payment: payment.id });
+      return;
+  }
+}
+
+/** A refund made at the provider (its dashboard, or ours): the order's status follows the total refunded. */
+async function applyRefundTotal(db: Database, payment: Payment, refundedMinor: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for("update");
+    if (!order) return;
+    const [{ paidMinor } = { paidMinor: 0 }] = await tx
+      .select({ paidMinor: sql<number>`coalesce(sum(${payments.amountMinor}), 0)::int` })
+      .from(payments)
+      .where(and(eq(payments.orderId, order.id), eq(payments.status, "succeeded")));
+    const to = refundedMinor >= paidMinor ? "refunded" : "partially_refunded";
+    const detail = { payment: payment.id, refunded: refundedMinor };
+    if (order.status === to && to === "refunded") return;
+    if (order.status === "pending_payment" || order.status === "payment_failed" || order.status === "cancelled") {
+      await recordEvent(tx, order.id, "payment_refunded", detail);
+      return;
+    }
+    await changeStatus(tx, order, to, "payment_refunded", detail);
+  });
+}
