@@ -1,25 +1,36 @@
+import { markets as methodsByMarket } from "../../content/commerce/payment-methods.json";
 import { StoreImage } from "../image/store-image";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 
-const paymentMethods = ["card", "paypal", "bank"] as const;
+/** Cards and PayPal accounts are described in the page's language; other methods by their brand. */
+const described = { card: "payment.card", paypal: "payment.paypal" } as const;
+const brandNames: Readonly<Record<string, string>> = {
+  bancontact: "Bancontact",
+  eps: "eps-Überweisung",
+  swish: "Swish",
+  mobilepay: "MobilePay",
+  twint: "TWINT",
+  klarna: "Klarna",
+};
 
-/** The market's flag and name (from `Intl`, in the market's language) and the payment methods. */
+/** The market's flag and name (from `Intl`, in the market's language) and the payment methods it offers. */
 export function PaymentAndDelivery() {
   const t = useTranslate();
   const { market } = useStorefront();
   const region = market.country.slice(0, 2);
   const countryName = new Intl.DisplayNames([market.languageTag], { type: "region" }).of(region) ?? region;
+  const methods: readonly string[] = methodsByMarket[market.country];
   return (
     <div className="payment-delivery">
       <p className="payment-delivery__country">
         <StoreImage src={`flags/${region.toLowerCase()}.svg`} preset="flag" alt="" />
         <span suppressHydrationWarning>{t("footer.deliveringTo", { country: countryName })}</span>
       </p>
-      <ul className="payment-delivery__methods" aria-label={t("footer.paymentMethods")}>
-        {paymentMethods.map((method) => (
+      <ul className="payment-delivery__methods" aria-label={t("footer.paymentMethods")} data-testid="payment-methods">
+        {methods.map((method) => (
           <li key={method}>
-            <StoreImage src={`payment/${method}.svg`} preset="payment" alt={t(`payment.${method}`)} />
+            <StoreImage src={`payment/${method}.svg`} preset="payment" alt={method in described ? t(described[method as keyof typeof described]) : (brandNames[method] ?? method)} />
           </li>
         ))}
       </ul>

@@ -36,13 +36,26 @@ export const deliveryFileSchema = z
   })
   .strict();
 
+/** The methods the test gateway takes at checkout, in every market. */
 export const paymentMethodIds = ["card", "bank"] as const;
 export type PaymentMethodId = (typeof paymentMethodIds)[number];
+/** The methods each market offers with real providers, and whether they can be charged again. */
+export const liveMethodIds = ["card", "paypal", "bancontact", "eps", "swish", "mobilepay", "twint", "klarna"] as const;
+export type LiveMethodId = (typeof liveMethodIds)[number];
 
+const reason = z.string().min(20, "must say why the method can or cannot be charged again");
 export const methodsFileSchema = z
   .object({
-    methods: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ provider: z.literal("test"), reusable: z.boolean() }).strict()]))).strict(),
-    markets: z.object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.enum(paymentMethodIds)).min(1)]))).strict(),
+    sources: z.array(z.string().url()).min(1),
+    testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean(), why: reason }).strict()]))).strict(),
+    methods: z
+      .object(Object.fromEntries(liveMethodIds.map((m) => [m, z.object({ provider: z.enum(["stripe", "paypal"]), reusable: z.boolean(), why: reason }).strict()])))
+      .strict(),
+    markets: z
+      .object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.enum(liveMethodIds)).min(1)])))
+      .strict()
+      // PayPal cannot vault for Swiss merchants' buyers, so its upsells could not be one click.
+      .refine((markets) => !markets.CH?.includes("paypal") && !markets["CH-FR"]?.includes("paypal"), { message: "PayPal is not offered in Switzerland (no vaulting)" }),
   })
   .strict();
 
@@ -54,8 +67,9 @@ const delivery = parseContent("content/commerce/delivery.json", deliveryFileSche
   markets: Record<CountryCode, { standardMinor: number }>;
 };
 const methods = parseContent("content/commerce/payment-methods.json", methodsFileSchema, methodsFile) as unknown as {
-  methods: Record<PaymentMethodId, { provider: "test"; reusable: boolean }>;
-  markets: Record<CountryCode, PaymentMethodId[]>;
+  testGateway: Record<PaymentMethodId, { reusable: boolean }>;
+  methods: Record<LiveMethodId, { provider: "stripe" | "paypal"; reusable: boolean; why: string }>;
+  markets: Record<CountryCode, LiveMethodId[]>;
 };
 
 /** The delivery country of a market, ISO 3166-1 alpha-2 (CH-FR delivers to CH). */
@@ -75,10 +89,16 @@ export function standardDeliveryMinor(market: Market): number {
   return delivery.markets[market.country].standardMinor;
 }
 
-export function paymentMethodsFor(market: Market): readonly PaymentMethodId[] {
-  return methods.markets[market.country];
+/** What the checkout offers: the test gateway's methods, the same in every market. */
+export function paymentMethodsFor(_market: Market): readonly PaymentMethodId[] {
+  return paymentMethodIds;
 }
 
 export function isReusableMethod(method: PaymentMethodId): boolean {
-  return methods.methods[method].reusable;
+  return methods.testGateway[method].reusable;
+}
+
+/** The methods a market offers with real providers, each with whether upsells charge it in one click. */
+export function liveMethodsFor(market: Market): { id: LiveMethodId; provider: "stripe" | "paypal"; reusable: boolean; why: string }[] {
+  return methods.markets[market.country].map((id) => ({ id, ...methods.methods[id] }));
 }

@@ -25,3 +25,17 @@ describe("on a 390-pixel phone", () => {
     expect(widths.page).toBeLessThanOrEqual(widths.screen);
   });
 });
+
+describe("the footer's payment logos", () => {
+  it.each([
+    ["/offer/se", ["Swish", "Klarna"], []],
+    ["/offer/be", ["Bancontact"], ["Swish"]],
+    ["/offer/ch", ["TWINT"], ["PayPal"]],
+    ["/offer/ch-fr", ["TWINT"], ["PayPal"]],
+  ])("on %s show what that market offers", async (path, shown, absent) => {
+    const html = await (await fetch(baseUrl + path)).text();
+    const methods = /data-testid="payment-methods"[\s\S]*?<\/ul>/.exec(html)?.[0] ?? "";
+    for (const name of shown) expect(methods).toContain(`alt="${name}`);
+    for (const name of absent) expect(methods).not.toMatch(new RegExp(`alt="[^"]*${name}`));
+  });
+});
