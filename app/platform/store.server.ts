@@ -8,6 +8,7 @@ import { createOrderCookie } from "../orders/order-access.server";
 import { loadSigningKey } from "../orders/store-secret.server";
 import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
 import type { PaymentProvider } from "../payments/provider";
+import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { readCommerceSettings, type CommerceSettings } from "./commerce-settings";
 
@@ -52,6 +53,10 @@ export async function startStore(env: Record<string, string | undefined> = proce
   const testGateway = new TestGateway(database.db);
   const providers = new Map<string, PaymentProvider>([[testGateway.id, testGateway]]);
   if (settings.paypal) providers.set("paypal", createPayPalProvider({ ...settings.paypal, publicUrl: settings.publicUrl }));
+  if (settings.stripe) {
+    const { secretKey, webhookSecret, apiUrl } = settings.stripe;
+    providers.set("stripe", createStripeProvider({ secretKey, webhookSecret, publicUrl: settings.publicUrl, ...(apiUrl ? { apiUrl } : {}) }));
+  }
   current = {
     settings,
     db: database.db,

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePayPal, type FakePayPal } from "../../app/payments/paypal/fake-paypal-api";
+import { startFakeStripe, type FakeStripe } from "../../app/payments/stripe/fake-stripe-api";
 import { startServer, type RunningServer } from "./support/server";
 
 /** PayPal's webhook headers; the fake's verification API decides whether they are genuine. */
@@ -19,14 +20,26 @@ const event = (type: string) => JSON.stringify({ id: `WH-${randomUUID()}`, event
 
 describe("provider webhooks", () => {
   let paypal: FakePayPal;
+  let stripe: FakeStripe;
   let server: RunningServer;
   beforeAll(async () => {
     paypal = await startFakePayPal({ clientId: "client", clientSecret: "secret", webhookId: "WH-STORE" });
-    server = await startServer({ PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "WH-STORE", PAYPAL_API_URL: paypal.url });
+    stripe = await startFakeStripe({ secretKey: "sk_test_store", webhookSecret: "whsec_store" });
+    server = await startServer({
+      PAYPAL_CLIENT_ID: "client",
+      PAYPAL_CLIENT_SECRET: "secret",
+      PAYPAL_WEBHOOK_ID: "WH-STORE",
+      PAYPAL_API_URL: paypal.url,
+      STRIPE_SECRET_KEY: "sk_test_store",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_store",
+      STRIPE_WEBHOOK_SECRET: "whsec_store",
+      STRIPE_API_URL: stripe.url,
+    });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
     await paypal?.close();
+    await stripe?.close();
   });
 
   const post = (path: string, body: string, headers: Record<string, string>) => fetch(`${server.url}${path}`, { method: "POST", body, headers });
@@ -47,12 +60,21 @@ describe("provider webhooks", () => {
     expect((await post("/webhooks/paypal", event("PAYMENT.CAPTURE.COMPLETED"), headers)).status).toBe(400);
   });
 
+  it("takes a Stripe event signed with the webhook secret, and refuses a forged or stale one", async () => {
+    const body = stripe.event("customer.created", { id: "cus_1", object: "customer" });
+    const json = { "Content-Type": "application/json" };
+    expect((await post("/webhooks/stripe", body, { ...json, "Stripe-Signature": stripe.signature(body) })).status).toBe(200);
+    expect((await post("/webhooks/stripe", body, { ...json, "Stripe-Signature": stripe.signature(body, { secret: "whsec_other" }) })).status).toBe(400);
+    const stale = stripe.signature(body, { timestampSeconds: Math.floor(Date.now() / 1000) - 301 });
+    expect((await post("/webhooks/stripe", body, { ...json, "Stripe-Signature": stale })).status).toBe(400);
+  });
+
   it("answers 404 for a provider that is not configured and 405 to anything but POST", async () => {
-    expect((await post("/webhooks/stripe", "{}", { "Content-Type": "application/json" })).status).toBe(404);
+    expect((await post("/webhooks/adyen", "{}", { "Content-Type": "application/json" })).status).toBe(404);
     expect((await fetch(`${server.url}/webhooks/paypal`)).status).toBe(405);
   });
 
   it("keeps provider secrets out of the server's output", () => {
-    expect(server.output()).not.toContain("secret");
+    for (const secret of ["secret", "sk_test_store", "whsec_store"]) expect(server.output()).not.toContain(secret);
   });
 });

@@ -1,0 +1,171 @@
+import { createHmac, randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Stripe from "stripe";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseStripeForm, startFakeStripe, type FakeStripe } from "./fake-stripe-api";
+import { redactSecrets } from "./stripe-errors.server";
+
+/** The fake must refuse what Stripe refuses, or the provider's contract tests prove nothing. */
+
+let fake: FakeStripe;
+beforeEach(async () => {
+  fake = await startFakeStripe();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+interface Sent {
+  status: number;
+  body: { error?: { type?: string; code?: string; param?: string; message?: string }; id?: string; status?: string };
+  headers: Headers;
+}
+
+async function send(method: "GET" | "POST", path: string, options: { form?: string; headers?: Record<string, string> } = {}): Promise<Sent> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${fake.secretKey}`, ...options.headers };
+  if (method === "POST") {
+    headers["Content-Type"] ??= "application/x-www-form-urlencoded";
+    headers["Idempotency-Key"] ??= randomUUID();
+  }
+  const response = await fetch(`${fake.url}${path}`, { method, headers, body: options.form });
+  return { status: response.status, body: (await response.json()) as Sent["body"], headers: response.headers };
+}
+
+async function customerId(): Promise<string> {
+  const created = await send("POST", "/v1/customers", { form: "email=a%40example.com&name=A" });
+  return String(created.body.id);
+}
+
+describe("the fake's contract checks", () => {
+  it.each([
+    ["no Authorization header", { Authorization: "" }],
+    ["another key", { Authorization: "Bearer sk_test_someoneElse" }],
+    ["Basic auth", { Authorization: `Basic ${Buffer.from("sk_test_x:").toString("base64")}` }],
+  ])("answers 401 to %s", async (_name, headers) => {
+    const answer = await send("POST", "/v1/customers", { form: "email=a%40example.com", headers });
+    expect(answer.status).toBe(401);
+    expect(fake.count("customers")).toBe(0);
+  });
+
+  it("answers 400 to a POST without Idempotency-Key", async () => {
+    const response = await fetch(`${fake.url}/v1/customers`, { method: "POST", headers: { Authorization: `Bearer ${fake.secretKey}`, "Content-Type": "application/x-www-form-urlencoded" }, body: "name=A" });
+    expect(response.status).toBe(400);
+    expect(fake.count("customers")).toBe(0);
+  });
+
+  it("answers 400 to a JSON body", async () => {
+    const answer = await send("POST", "/v1/customers", { form: JSON.stringify({ name: "A" }), headers: { "Content-Type": "application/json" } });
+    expect(answer.status).toBe(400);
+  });
+
+  it.each([
+    ["/v1/customers", "name=A&phone_number=1", "phone_number"],
+    ["/v1/payment_intents", "amount=1000&currency=eur&payment_method_types[0]=card", "payment_method_types"],
+    ["/v1/refunds", "payment_intent=pi_1&amount=1&refund_application_fee=true", "refund_application_fee"],
+  ])("answers parameter_unknown to an undocumented parameter on %s", async (path, form, param) => {
+    const answer = await send("POST", path, { form });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: "invalid_request_error", code: "parameter_unknown", param });
+  });
+
+  it.each([
+    ["off_session without confirm", "amount=1000&currency=eur&payment_method=pm_card_visa&off_session=true", "off_session"],
+    ["return_url without confirm", "amount=1000&currency=eur&return_url=https%3A%2F%2Fshop.example%2Fr", "return_url"],
+    ["a relative return_url", "amount=1000&currency=eur&payment_method=pm_card_visa&confirm=true&return_url=%2Fr", "return_url"],
+    ["an upper-case currency", "amount=1000&currency=EUR", "currency"],
+    ["a decimal amount", "amount=10.00&currency=eur", "amount"],
+    ["a boolean that is not one", "amount=1000&currency=eur&payment_method=pm_card_visa&confirm=yes", "confirm"],
+    ["both a method and a ConfirmationToken", "amount=1000&currency=eur&payment_method=pm_card_visa&confirmation_token=ctoken_1&confirm=true", "confirmation_token"],
+    ["an unknown customer", "amount=1000&currency=eur&customer=cus_nobody", "customer"],
+  ])("refuses a PaymentIntent with %s", async (_name, form, param) => {
+    const answer = await send("POST", "/v1/payment_intents", { form });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.body.error?.param).toBe(param);
+    expect(fake.count("payment_intents")).toBe(0);
+  });
+
+  it("replays the first answer for the same key and parameters, and refuses other parameters", async () => {
+    const form = `amount=1000&currency=eur&customer=${await customerId()}&payment_method=pm_card_visa&confirm=true`;
+    const first = await send("POST", "/v1/payment_intents", { form, headers: { "Idempotency-Key": "key-1" } });
+    const again = await send("POST", "/v1/payment_intents", { form, headers: { "Idempotency-Key": "key-1" } });
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(fake.count("charges")).toBe(1);
+
+    const other = await send("POST", "/v1/payment_intents", { form: form.replace("amount=1000", "amount=2000"), headers: { "Idempotency-Key": "key-1" } });
+    expect(other.status).toBe(400);
+    expect(other.body.error?.type).toBe("idempotency_error");
+    expect(fake.count("payment_intents")).toBe(1);
+  });
+
+  it("makes a new PaymentMethod from a test token and refuses it to another customer", async () => {
+    const owner = await customerId();
+    const paid = await send("POST", "/v1/payment_intents", { form: `amount=1000&currency=eur&customer=${owner}&payment_method=pm_card_visa&confirm=true&setup_future_usage=off_session` });
+    const intent = fake.paymentIntent(String(paid.body.id));
+    expect(intent.payment_method).not.toBe("pm_card_visa");
+    expect(fake.paymentMethod(String(intent.payment_method)).customer).toBe(owner);
+
+    const stranger = await customerId();
+    const refused = await send("POST", "/v1/payment_intents", { form: `amount=1000&currency=eur&customer=${stranger}&payment_method=${String(intent.payment_method)}&confirm=true&off_session=true` });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error?.param).toBe("payment_method");
+  });
+
+  it("fails an off-session charge that needs authentication with a 402 carrying the intent", async () => {
+    const form = `amount=1000&currency=eur&payment_method=pm_card_authenticationRequired&confirm=true&off_session=true`;
+    const answer = await send("POST", "/v1/payment_intents", { form });
+    expect(answer.status).toBe(402);
+    expect(answer.body.error).toMatchObject({ type: "card_error", code: "authentication_required", payment_intent: { status: "requires_payment_method" } });
+  });
+
+  it("answers 404 to a path the provider does not use and to an unknown intent", async () => {
+    expect((await send("GET", "/v1/charges")).status).toBe(404);
+    expect((await send("GET", "/v1/payment_intents/pi_missing")).body.error?.code).toBe("resource_missing");
+  });
+
+  it("fails the next request when told to, then works again", async () => {
+    fake.failNext({ status: 503 });
+    expect((await send("POST", "/v1/customers", { form: "name=A" })).status).toBe(503);
+    expect((await send("POST", "/v1/customers", { form: "name=A" })).status).toBe(200);
+    expect(fake.count("customers")).toBe(1);
+  });
+
+  it("signs webhooks as Stripe does, so the SDK accepts them", () => {
+    const rawBody = fake.event("payment_intent.succeeded", { id: "pi_1", object: "payment_intent" });
+    const header = fake.signature(rawBody, { timestampSeconds: 1_800_000_000 });
+    const expected = createHmac("sha256", fake.webhookSecret).update(`1800000000.${rawBody}`).digest("hex");
+    expect(header).toBe(`t=1800000000,v1=${expected}`);
+    const event = Stripe.webhooks.constructEvent(rawBody, header, fake.webhookSecret, 300, undefined, 1_800_000_000_000);
+    expect(event.type).toBe("payment_intent.succeeded");
+  });
+});
+
+describe("parseStripeForm", () => {
+  it("reads bracket notation into nested objects", () => {
+    expect(parseStripeForm("a=1&metadata%5Border_number%5D=VN-1&expand[0]=x&b[c][d]=2")).toEqual({ params: { a: "1", metadata: { order_number: "VN-1" }, expand: { 0: "x" }, b: { c: { d: "2" } } } });
+  });
+
+  it.each(["a=1&a=2", "a=1&a[b]=2", "a[=1", "__proto__[x]=1&__proto__[x]=2"])("refuses %s", (form) => {
+    expect(parseStripeForm(form)).toHaveProperty("problem");
+  });
+});
+
+describe("redactSecrets", () => {
+  it("removes the given secrets and anything shaped like a key or webhook secret", () => {
+    const text = "key sk_test_abc123 and sk_live_****wxyz, rk_test_9, whsec_Zm9v+/=, own s3cr3t, pk_test_1";
+    expect(redactSecrets(text, ["s3cr3t"])).toBe("key [redacted] and [redacted], [redacted], [redacted], own [redacted], [redacted]");
+  });
+});
+
+describe("test support stays out of the application", () => {
+  it("no module outside tests imports the fake", () => {
+    const appDirectory = fileURLToPath(new URL("../..", import.meta.url));
+    const offenders = (readdirSync(appDirectory, { recursive: true }) as string[])
+      .filter((file) => /\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file) && !file.endsWith("fake-stripe-api.ts"))
+      .filter((file) => /fake-stripe-api/.test(readFileSync(join(appDirectory, file), "utf8")));
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,864 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * TEST SUPPORT ONLY: a local stand-in for the part of Stripe's API our provider uses (customers,
+ * PaymentIntents, refunds) and for Stripe's webhook signatures. It holds the provider to the
+ * contract: a Bearer secret key, form-encoded bodies with bracket notation, documented parameter
+ * names only (anything else is a 400 `parameter_unknown`), an Idempotency-Key on every POST (the
+ * same key and parameters replay the first answer; the same key with other parameters is an
+ * `idempotency_error`). Test payment methods behave like Stripe's test tokens. Tests play the
+ * buyer and the bank through its controls. Never import it from application code.
+ */
+
+export interface FakeStripeOptions {
+  secretKey?: string;
+  webhookSecret?: string;
+}
+
+/** A form body as Stripe reads it: `metadata[order_number]=x` becomes `{ metadata: { order_number: "x" } }`. */
+export type FormValue = string | FormObject;
+export interface FormObject {
+  [key: string]: FormValue;
+}
+
+export interface RecordedStripeRequest {
+  method: string;
+  path: string;
+  /** Lower-case header names. */
+  headers: Readonly<Record<string, string>>;
+  rawBody: string;
+  params: FormObject;
+  /** The status the fake answered. */
+  status: number;
+}
+
+export interface FakeFailure {
+  /** Default 500. */
+  status?: number;
+  /** Only a request whose path contains this fails; default any request. */
+  path?: string;
+  /** Do the work first and then answer the failure, as when the answer is lost on the way back. */
+  afterProcessing?: boolean;
+  /** Drop the connection without an answer instead of answering an error. */
+  dropConnection?: boolean;
+}
+
+/** The magic test methods, as Stripe's test tokens behave. Any `pm_` id containing `sepa` is a SEPA debit. */
+export const fakeTestPaymentMethods = {
+  succeeds: "pm_card_visa",
+  declined: "pm_card_chargeDeclined",
+  insufficientFunds: "pm_card_chargeDeclinedInsufficientFunds",
+  /** Like card 4000 0027 6000 3184: 3-D Secure on every payment; off-session charges fail with authentication_required. */
+  authenticationRequired: "pm_card_authenticationRequired",
+  sepaDebit: "pm_sepa_debit",
+} as const;
+
+type MethodBehaviour = keyof typeof fakeTestPaymentMethods;
+
+export interface FakeStripe {
+  readonly url: string;
+  readonly secretKey: string;
+  readonly webhookSecret: string;
+  readonly requests: readonly RecordedStripeRequest[];
+  /** Recorded requests with this method whose path matches. */
+  requestsTo(method: string, path: string | RegExp): RecordedStripeRequest[];
+  /** How many objects of a kind exist: a replayed idempotency key must not add one. */
+  count(kind: "customers" | "payment_intents" | "charges" | "refunds" | "payment_methods"): number;
+  /** The PaymentIntent as GET /v1/payment_intents/:id answers it. */
+  paymentIntent(id: string): Record<string, unknown>;
+  /** A charge as Stripe shows it in `charge.*` events. */
+  charge(id: string): Record<string, unknown>;
+  /** A PaymentMethod the fake made from a test token (with the customer it is attached to). */
+  paymentMethod(id: string): Record<string, unknown>;
+  /** A dispute the bank opened on the intent's charge, as in `charge.dispute.created`. */
+  dispute(paymentIntentId: string): Record<string, unknown>;
+  /** A ConfirmationToken for a test method, as Stripe's test helper creates one. */
+  confirmationToken(paymentMethod: string): string;
+  /** The buyer on Stripe's authentication page: approves (the payment succeeds) or fails. */
+  authenticate(paymentIntentId: string, approved: boolean): void;
+  /** The bank settles a processing SEPA debit. */
+  settle(paymentIntentId: string, outcome: "succeeded" | "failed"): void;
+  /** Stripe cancels the intent (abandoned, or from the dashboard). */
+  cancel(paymentIntentId: string): void;
+  /** The next matching request fails; calls queue up. */
+  failNext(failure?: FakeFailure): void;
+  /** An event body as Stripe sends it to webhooks. */
+  event(type: string, object: unknown, id?: string): string;
+  /** The `Stripe-Signature` header for a body (default: now, the fake's webhook secret). */
+  signature(rawBody: string, options?: { timestampSeconds?: number; secret?: string }): string;
+  close(): Promise<void>;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+interface StripeErrorFields {
+  type: "invalid_request_error" | "card_error" | "api_error" | "idempotency_error";
+  message: string;
+  code?: string;
+  decline_code?: string;
+  param?: string;
+  payment_intent?: unknown;
+  payment_method?: unknown;
+  charge?: string;
+}
+
+const stripeError = (status: number, error: StripeErrorFields): Answer => ({ status, body: { error: { ...error, doc_url: error.code ? `https://docs.stripe.com/error-codes/${error.code}` : undefined } } });
+const invalid = (message: string, param?: string, code?: string): Answer => stripeError(400, { type: "invalid_request_error", message, param, code });
+const notFound = (kind: string, id: string, param?: string): Answer => stripeError(404, { type: "invalid_request_error", code: "resource_missing", param, message: `No such ${kind}: '${id}'` });
+
+interface FakeCustomer {
+  id: string;
+  email: string | null;
+  name: string | null;
+  metadata: Record<string, string>;
+  created: number;
+}
+
+interface FakeMethod {
+  id: string;
+  behaviour: MethodBehaviour;
+  customer: string | null;
+  /** Used once without a customer: Stripe refuses to use it again. */
+  consumed: boolean;
+  created: number;
+}
+
+type IntentStatus = "requires_payment_method" | "requires_action" | "processing" | "succeeded" | "canceled";
+
+interface LastPaymentError {
+  type: string;
+  code: string;
+  decline_code?: string;
+  message: string;
+  payment_method: unknown;
+}
+
+interface FakeIntent {
+  id: string;
+  amount: number;
+  currency: string;
+  customer: string | null;
+  paymentMethod: string | null;
+  status: IntentStatus;
+  setupFutureUsage: "on_session" | "off_session" | null;
+  metadata: Record<string, string>;
+  description: string | null;
+  returnUrl: string | null;
+  nextAction: unknown;
+  lastPaymentError: LastPaymentError | null;
+  latestCharge: string | null;
+  cancellationReason: string | null;
+  created: number;
+}
+
+interface FakeCharge {
+  id: string;
+  amount: number;
+  amountRefunded: number;
+  currency: string;
+  paymentIntent: string;
+  paymentMethod: string;
+  customer: string | null;
+  created: number;
+}
+
+interface FakeRefund {
+  id: string;
+  amount: number;
+  charge: string;
+  paymentIntent: string;
+  currency: string;
+  created: number;
+}
+
+interface StoredAnswer {
+  fingerprint: string;
+  answer: Answer;
+}
+
+interface PendingFailure {
+  status: number;
+  path: string | undefined;
+  afterProcessing: boolean;
+  dropConnection: boolean;
+}
+
+const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+function stripeId(prefix: string, length = 24): string {
+  return `${prefix}_${Array.from(randomBytes(length), (byte) => idAlphabet[byte % idAlphabet.length]).join("")}`;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function newForm(): FormObject {
+  // No prototype: a parameter called `constructor` or `__proto__` is just a name.
+  return Object.create(null) as FormObject;
+}
+
+/** Stripe's bracket notation: `a[b][c]=v`, and `a[0]=v` for lists (kept as keys "0", "1", ...). */
+export function parseStripeForm(body: string): { params: FormObject } | { problem: string } {
+  const params = newForm();
+  for (const [name, value] of new URLSearchParams(body)) {
+    const match = /^([^[\]]+)((?:\[[^[\]]+\])*)$/.exec(name);
+    if (!match?.[1]) return { problem: `Invalid parameter name: ${name}` };
+    const path = [match[1], ...Array.from((match[2] ?? "").matchAll(/\[([^[\]]+)\]/g), (segment) => segment[1] ?? "")];
+    let node = params;
+    for (const segment of path.slice(0, -1)) {
+      const existing = Object.hasOwn(node, segment) ? node[segment] : undefined;
+      if (existing === undefined) {
+        const child = newForm();
+        node[segment] = child;
+        node = child;
+      } else if (typeof existing === "string") {
+        return { problem: `Parameter ${name} conflicts with a plain value` };
+      } else {
+        node = existing;
+      }
+    }
+    const last = path[path.length - 1] ?? "";
+    if (Object.hasOwn(node, last)) return { problem: `Parameter ${name} was given more than once` };
+    node[last] = value;
+  }
+  return { params };
+}
+
+/** Reads one request's parameters against an endpoint's documented names, collecting the first problem. */
+class Params {
+  problem: Answer | null = null;
+
+  constructor(
+    private readonly params: FormObject,
+    allowed: readonly string[],
+  ) {
+    for (const key of Object.keys(params)) {
+      if (!allowed.includes(key)) {
+        this.problem = stripeError(400, { type: "invalid_request_error", code: "parameter_unknown", param: key, message: `Received unknown parameter: ${key}` });
+        break;
+      }
+    }
+  }
+
+  private fail(message: string, param: string, code = "parameter_invalid"): undefined {
+    this.problem ??= invalid(message, param, code);
+    return undefined;
+  }
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.params, key);
+  }
+
+  text(key: string, required = false): string | undefined {
+    const value = this.has(key) ? this.params[key] : undefined;
+    if (value === undefined) return required ? this.fail(`Missing required param: ${key}.`, key, "parameter_missing") : undefined;
+    if (typeof value !== "string") return this.fail(`Invalid string: ${key} must be a plain value`, key);
+    return value;
+  }
+
+  integer(key: string, required = false): number | undefined {
+    const value = this.text(key, required);
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) return this.fail(`Invalid integer: ${value}`, key, "parameter_invalid_integer");
+    return Number(value);
+  }
+
+  boolean(key: string): boolean | undefined {
+    const value = this.text(key);
+    if (value === undefined) return undefined;
+    if (value !== "true" && value !== "false") return this.fail(`Invalid boolean: ${value}`, key);
+    return value === "true";
+  }
+
+  oneOf<T extends string>(key: string, values: readonly T[]): T | undefined {
+    const value = this.text(key);
+    if (value === undefined) return undefined;
+    if (!(values as readonly string[]).includes(value)) return this.fail(`Invalid ${key}: must be one of ${values.join(", ")}`, key);
+    return value as T;
+  }
+
+  metadata(key = "metadata"): Record<string, string> {
+    const value = this.has(key) ? this.params[key] : undefined;
+    if (value === undefined) return {};
+    if (typeof value === "string") {
+      // Stripe accepts an empty string to clear metadata; nothing else as a plain value.
+      if (value !== "") this.fail("Invalid object: metadata must be a hash", key);
+      return {};
+    }
+    const entries = Object.entries(value);
+    if (entries.length > 50) this.fail("Metadata may have at most 50 keys", key);
+    const metadata: Record<string, string> = {};
+    for (const [name, entry] of entries) {
+      if (typeof entry !== "string") {
+        this.fail(`Invalid metadata[${name}]: must be a string`, `${key}[${name}]`);
+        continue;
+      }
+      if (name.length > 40) this.fail(`Metadata keys may be at most 40 characters (${name})`, `${key}[${name}]`);
+      if (entry.length > 500) this.fail(`Metadata values may be at most 500 characters (${name})`, `${key}[${name}]`);
+      metadata[name] = entry;
+    }
+    return metadata;
+  }
+}
+
+function isAbsoluteHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+function canonicalParams(rawBody: string): string {
+  return [...new URLSearchParams(rawBody)].map(([name, value]) => `${name}=${value}`).sort().join("&");
+}
+
+export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
+  const secretKey = options.secretKey ?? `sk_test_fake${randomBytes(12).toString("hex")}`;
+  const webhookSecret = options.webhookSecret ?? `whsec_fake${randomBytes(16).toString("hex")}`;
+  if (!secretKey.startsWith("sk_test_")) throw new Error("The fake Stripe API only takes test keys");
+
+  const requests: RecordedStripeRequest[] = [];
+  const customers = new Map<string, FakeCustomer>();
+  const methods = new Map<string, FakeMethod>();
+  const intents = new Map<string, FakeIntent>();
+  const charges = new Map<string, FakeCharge>();
+  const refunds = new Map<string, FakeRefund>();
+  const confirmationTokens = new Map<string, string>();
+  const idempotent = new Map<string, StoredAnswer>();
+  const failures: PendingFailure[] = [];
+  let baseUrl = "";
+
+  // ---- objects as the API shows them -------------------------------------------------------
+
+  function customerJson(customer: FakeCustomer) {
+    return { id: customer.id, object: "customer", email: customer.email, name: customer.name, metadata: customer.metadata, created: customer.created, livemode: false };
+  }
+
+  function methodJson(method: FakeMethod) {
+    const isSepa = method.behaviour === "sepaDebit";
+    return {
+      id: method.id,
+      object: "payment_method",
+      type: isSepa ? "sepa_debit" : "card",
+      customer: method.customer,
+      created: method.created,
+      livemode: false,
+      ...(isSepa ? { sepa_debit: { country: "DE", last4: "3000" } } : { card: { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 } }),
+    };
+  }
+
+  function intentJson(intent: FakeIntent) {
+    return {
+      id: intent.id,
+      object: "payment_intent",
+      amount: intent.amount,
+      amount_received: intent.status === "succeeded" ? intent.amount : 0,
+      automatic_payment_methods: { enabled: true },
+      cancellation_reason: intent.cancellationReason,
+      capture_method: "automatic_async",
+      client_secret: `${intent.id}_secret_${intent.id.slice(-8)}`,
+      confirmation_method: "automatic",
+      created: intent.created,
+      currency: intent.currency,
+      customer: intent.customer,
+      description: intent.description,
+      last_payment_error: intent.lastPaymentError,
+      latest_charge: intent.latestCharge,
+      livemode: false,
+      metadata: intent.metadata,
+      next_action: intent.nextAction,
+      payment_method: intent.paymentMethod,
+      setup_future_usage: intent.setupFutureUsage,
+      status: intent.status,
+    };
+  }
+
+  function chargeJson(charge: FakeCharge) {
+    return {
+      id: charge.id,
+      object: "charge",
+      amount: charge.amount,
+      amount_captured: charge.amount,
+      amount_refunded: charge.amountRefunded,
+      currency: charge.currency,
+      customer: charge.customer,
+      paid: true,
+      payment_intent: charge.paymentIntent,
+      payment_method: charge.paymentMethod,
+      refunded: charge.amountRefunded >= charge.amount,
+      status: "succeeded",
+      created: charge.created,
+      livemode: false,
+    };
+  }
+
+  function refundJson(refund: FakeRefund) {
+    return { id: refund.id, object: "refund", amount: refund.amount, charge: refund.charge, payment_intent: refund.paymentIntent, currency: refund.currency, status: "succeeded", created: refund.created };
+  }
+
+  // ---- payment behaviour ---------------------------------------------------------------------
+
+  function magicBehaviour(id: string): MethodBehaviour | null {
+    for (const [behaviour, token] of Object.entries(fakeTestPaymentMethods) as [MethodBehaviour, string][]) if (token === id) return behaviour;
+    return id.includes("sepa") ? "sepaDebit" : null;
+  }
+
+  /** A stored method, or a fresh one made from a test token (each use of a token makes a new method, as at Stripe). */
+  function resolveMethod(id: string): FakeMethod | null {
+    const stored = methods.get(id);
+    if (stored) return stored;
+    const behaviour = magicBehaviour(id);
+    if (!behaviour) return null;
+    const method: FakeMethod = { id: stripeId("pm"), behaviour, customer: null, consumed: false, created: nowSeconds() };
+    methods.set(method.id, method);
+    return method;
+  }
+
+  function succeed(intent: FakeIntent, method: FakeMethod): void {
+    const charge: FakeCharge = { id: stripeId("ch"), amount: intent.amount, amountRefunded: 0, currency: intent.currency, paymentIntent: intent.id, paymentMethod: method.id, customer: intent.customer, created: nowSeconds() };
+    charges.set(charge.id, charge);
+    intent.status = "succeeded";
+    intent.latestCharge = charge.id;
+    intent.nextAction = null;
+    intent.lastPaymentError = null;
+  }
+
+  /** After a confirmation went through: a method meant for later use is attached to the customer. */
+  function keepMethod(intent: FakeIntent, method: FakeMethod): void {
+    if (intent.setupFutureUsage && intent.customer) method.customer = intent.customer;
+    else if (!method.customer) method.consumed = true;
+  }
+
+  function fail(intent: FakeIntent, method: FakeMethod, error: { type: string; code: string; decline_code?: string; message: string }): void {
+    intent.status = "requires_payment_method";
+    intent.paymentMethod = null;
+    intent.nextAction = null;
+    intent.lastPaymentError = { ...error, payment_method: methodJson(method) };
+  }
+
+  function cardErrorAnswer(intent: FakeIntent): Answer {
+    const last = intent.lastPaymentError;
+    return stripeError(402, {
+      type: "card_error",
+      code: last?.code ?? "card_declined",
+      decline_code: last?.decline_code,
+      message: last?.message ?? "Your card was declined.",
+      payment_intent: intentJson(intent),
+      payment_method: last?.payment_method,
+    });
+  }
+
+  /** Confirms an intent with a method, as Stripe does on create with confirm=true and on /confirm. */
+  function confirmIntent(intent: FakeIntent, methodId: string, offSession: boolean, returnUrl: string | null): Answer {
+    const method = resolveMethod(methodId);
+    if (!method) return notFound("PaymentMethod", methodId, "payment_method");
+    if (method.customer && method.customer !== intent.customer) {
+      return invalid(`The provided PaymentMethod belongs to Customer ${method.customer}; pass customer=${method.customer} to use it.`, "payment_method");
+    }
+    if (!method.customer && method.consumed) {
+      return invalid("The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment. It may not be used again.", "payment_method");
+    }
+    if (offSession && method.customer !== intent.customer) return invalid("An off-session payment needs a PaymentMethod attached to the customer.", "payment_method");
+    intent.paymentMethod = method.id;
+    intent.returnUrl = returnUrl ?? intent.returnUrl;
+    switch (method.behaviour) {
+      case "succeeds":
+        succeed(intent, method);
+        keepMethod(intent, method);
+        return { status: 200, body: intentJson(intent) };
+      case "declined":
+      case "insufficientFunds": {
+        const declineCode = method.behaviour === "declined" ? "generic_decline" : "insufficient_funds";
+        const message = method.behaviour === "declined" ? "Your card was declined." : "Your card has insufficient funds.";
+        fail(intent, method, { type: "card_error", code: "card_declined", decline_code: declineCode, message });
+        method.consumed = !method.customer;
+        return cardErrorAnswer(intent);
+      }
+      case "authenticationRequired":
+        if (offSession) {
+          fail(intent, method, { type: "card_error", code: "authentication_required", decline_code: "authentication_required", message: "Your card was declined. This transaction requires authentication." });
+          return cardErrorAnswer(intent);
+        }
+        intent.status = "requires_action";
+        intent.nextAction = intent.returnUrl
+          ? { type: "redirect_to_url", redirect_to_url: { url: `${baseUrl}/fake/authenticate/${intent.id}`, return_url: intent.returnUrl } }
+          : { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect" } };
+        return { status: 200, body: intentJson(intent) };
+      case "sepaDebit":
+        intent.status = "processing";
+        intent.nextAction = null;
+        keepMethod(intent, method);
+        return { status: 200, body: intentJson(intent) };
+    }
+  }
+
+  // ---- endpoints -----------------------------------------------------------------------------
+
+  function createCustomer(params: FormObject): Answer {
+    const read = new Params(params, ["email", "name", "description", "metadata"]);
+    const email = read.text("email");
+    const name = read.text("name");
+    read.text("description");
+    const metadata = read.metadata();
+    if (email !== undefined && email.length > 512) read.problem ??= invalid("email is too long", "email");
+    if (read.problem) return read.problem;
+    const customer: FakeCustomer = { id: stripeId("cus", 14), email: email ?? null, name: name ?? null, metadata, created: nowSeconds() };
+    customers.set(customer.id, customer);
+    return { status: 200, body: customerJson(customer) };
+  }
+
+  /** payment_method or confirmation_token (never both), as the method to confirm with. */
+  function methodToConfirmWith(read: Params): { methodId: string | null; problem: Answer | null } {
+    const paymentMethod = read.text("payment_method");
+    const token = read.text("confirmation_token");
+    if (paymentMethod !== undefined && token !== undefined) return { methodId: null, problem: invalid("You may only specify one of these parameters: payment_method, confirmation_token.", "confirmation_token") };
+    if (token === undefined) return { methodId: paymentMethod ?? null, problem: null };
+    const tokenMethod = confirmationTokens.get(token);
+    if (!tokenMethod) return { methodId: null, problem: notFound("confirmationtoken", token, "confirmation_token") };
+    return { methodId: tokenMethod, problem: null };
+  }
+
+  function createIntent(params: FormObject): Answer {
+    const read = new Params(params, ["amount", "currency", "customer", "payment_method", "confirmation_token", "confirm", "off_session", "return_url", "setup_future_usage", "metadata", "description"]);
+    const amount = read.integer("amount", true);
+    const currency = read.text("currency", true);
+    const customerId = read.text("customer");
+    const confirm = read.boolean("confirm") ?? false;
+    const offSession = read.boolean("off_session") ?? false;
+    const returnUrl = read.text("return_url");
+    const setupFutureUsage = read.oneOf("setup_future_usage", ["on_session", "off_session"] as const);
+    const metadata = read.metadata();
+    const description = read.text("description");
+    const { methodId, problem } = methodToConfirmWith(read);
+    if (read.problem) return read.problem;
+    if (problem) return problem;
+    if (amount === undefined || currency === undefined) return invalid("Missing amount or currency", "amount", "parameter_missing");
+    // Stripe documents currencies in lower case; the fake insists so a provider cannot drift.
+    if (!/^[a-z]{3}$/.test(currency)) return invalid(`Invalid currency: ${currency}. Use a lower-case ISO code.`, "currency");
+    if (amount < 50) return invalid("Amount must be at least 50 minor units", "amount", "amount_too_small");
+    if (amount > 99_999_999) return invalid("Amount must be no more than 99,999,999 minor units", "amount", "amount_too_large");
+    if (read.has("off_session") && !confirm) return invalid("You can only pass off_session when confirm is true.", "off_session");
+    if (returnUrl !== undefined && !confirm) return invalid("You can only pass return_url when confirm is true.", "return_url");
+    if (returnUrl !== undefined && !isAbsoluteHttpUrl(returnUrl)) return invalid("Invalid URL: return_url must be an absolute http(s) URL.", "return_url", "url_invalid");
+    if (offSession && setupFutureUsage === "on_session") return invalid("setup_future_usage=on_session cannot be used with off_session.", "setup_future_usage");
+    if (customerId !== undefined && !customers.has(customerId)) return notFound("customer", customerId, "customer");
+    if (confirm && methodId === null) return invalid("You cannot confirm this PaymentIntent because it's missing a payment method.", "payment_method", "payment_intent_unexpected_state");
+
+    const intent: FakeIntent = {
+      id: stripeId("pi"),
+      amount,
+      currency,
+      customer: customerId ?? null,
+      paymentMethod: null,
+      status: "requires_payment_method",
+      setupFutureUsage: setupFutureUsage ?? null,
+      metadata,
+      description: description ?? null,
+      returnUrl: returnUrl ?? null,
+      nextAction: null,
+      lastPaymentError: null,
+      latestCharge: null,
+      cancellationReason: null,
+      created: nowSeconds(),
+    };
+    if (methodId !== null && !confirm) {
+      if (!resolveMethod(methodId)) return notFound("PaymentMethod", methodId, "payment_method");
+      intent.paymentMethod = methodId;
+    }
+    if (!confirm || methodId === null) {
+      intents.set(intent.id, intent);
+      return { status: 200, body: intentJson(intent) };
+    }
+    const answer = confirmIntent(intent, methodId, offSession, returnUrl ?? null);
+    // A refused method (unknown, someone else's) creates no intent at Stripe either.
+    if (answer.status === 200 || answer.status === 402) intents.set(intent.id, intent);
+    return answer;
+  }
+
+  function confirmExisting(intentId: string, params: FormObject): Answer {
+    const intent = intents.get(intentId);
+    if (!intent) return notFound("payment_intent", intentId);
+    const read = new Params(params, ["payment_method", "confirmation_token", "return_url", "off_session", "setup_future_usage"]);
+    const offSession = read.boolean("off_session") ?? false;
+    const returnUrl = read.text("return_url");
+    const setupFutureUsage = read.oneOf("setup_future_usage", ["on_session", "off_session"] as const);
+    const { methodId, problem } = methodToConfirmWith(read);
+    if (read.problem) return read.problem;
+    if (problem) return problem;
+    if (returnUrl !== undefined && !isAbsoluteHttpUrl(returnUrl)) return invalid("Invalid URL: return_url must be an absolute http(s) URL.", "return_url", "url_invalid");
+    if (intent.status !== "requires_payment_method" && intent.status !== "requires_action") {
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "payment_intent_unexpected_state",
+        message: `This PaymentIntent's status is ${intent.status}, so it cannot be confirmed.`,
+        payment_intent: intentJson(intent),
+      });
+    }
+    const method = methodId ?? intent.paymentMethod;
+    if (!method) return invalid("You cannot confirm this PaymentIntent because it's missing a payment method.", "payment_method", "payment_intent_unexpected_state");
+    if (setupFutureUsage) intent.setupFutureUsage = setupFutureUsage;
+    return confirmIntent(intent, method, offSession, returnUrl ?? null);
+  }
+
+  function createRefund(params: FormObject): Answer {
+    const read = new Params(params, ["payment_intent", "charge", "amount", "reason", "metadata"]);
+    const intentId = read.text("payment_intent");
+    const chargeId = read.text("charge");
+    const amount = read.integer("amount");
+    read.oneOf("reason", ["duplicate", "fraudulent", "requested_by_customer"] as const);
+    read.metadata();
+    if (read.problem) return read.problem;
+    if ((intentId === undefined) === (chargeId === undefined)) return invalid("Pass exactly one of payment_intent or charge.", "payment_intent", "parameter_missing");
+    let charge: FakeCharge | undefined;
+    if (intentId !== undefined) {
+      const intent = intents.get(intentId);
+      if (!intent) return notFound("payment_intent", intentId, "payment_intent");
+      charge = intent.latestCharge ? charges.get(intent.latestCharge) : undefined;
+      if (!charge) return invalid(`This PaymentIntent (${intentId}) does not have a successful charge to refund.`, "payment_intent", "charge_not_refundable");
+    } else if (chargeId !== undefined) {
+      charge = charges.get(chargeId);
+      if (!charge) return notFound("charge", chargeId, "charge");
+    }
+    if (!charge) return invalid("Nothing to refund", "payment_intent");
+    const remaining = charge.amount - charge.amountRefunded;
+    if (remaining <= 0) return invalid(`Charge ${charge.id} has already been refunded.`, undefined, "charge_already_refunded");
+    const refundAmount = amount ?? remaining;
+    if (refundAmount < 1) return invalid("Refund amount must be positive.", "amount", "parameter_invalid_integer");
+    if (refundAmount > remaining) return invalid(`Refund amount (${refundAmount}) is greater than unrefunded amount on charge (${remaining})`, "amount", "amount_too_large");
+    charge.amountRefunded += refundAmount;
+    const refund: FakeRefund = { id: stripeId("re"), amount: refundAmount, charge: charge.id, paymentIntent: charge.paymentIntent, currency: charge.currency, created: nowSeconds() };
+    refunds.set(refund.id, refund);
+    return { status: 200, body: refundJson(refund) };
+  }
+
+  function route(method: string, path: string, params: FormObject): Answer {
+    if (method === "POST" && path === "/v1/customers") return createCustomer(params);
+    if (method === "POST" && path === "/v1/payment_intents") return createIntent(params);
+    if (method === "POST" && path === "/v1/refunds") return createRefund(params);
+    const confirmPath = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path);
+    if (method === "POST" && confirmPath?.[1]) return confirmExisting(decodeURIComponent(confirmPath[1]), params);
+    const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    if (method === "GET" && intentPath?.[1]) {
+      const read = new Params(params, []);
+      if (read.problem) return read.problem;
+      const id = decodeURIComponent(intentPath[1]);
+      const intent = intents.get(id);
+      return intent ? { status: 200, body: intentJson(intent) } : notFound("payment_intent", id);
+    }
+    return stripeError(404, { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path}). The fake implements only what the provider uses.` });
+  }
+
+  // ---- HTTP ----------------------------------------------------------------------------------
+
+  function authorizationProblem(header: string | undefined): Answer | null {
+    if (!header) return stripeError(401, { type: "invalid_request_error", message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth." });
+    const key = /^Bearer (\S+)$/.exec(header)?.[1];
+    if (!key) return stripeError(401, { type: "invalid_request_error", message: "Invalid Authorization header: use Bearer auth with your secret key." });
+    // Stripe quotes the key's end: a provider must not pass this message on.
+    if (key !== secretKey) return stripeError(401, { type: "invalid_request_error", message: `Invalid API Key provided: ${key.slice(0, 8)}${"*".repeat(Math.max(0, key.length - 12))}${key.slice(-4)}` });
+    return null;
+  }
+
+  function takeFailure(path: string): PendingFailure | undefined {
+    const index = failures.findIndex((failure) => failure.path === undefined || path.includes(failure.path));
+    return index === -1 ? undefined : failures.splice(index, 1)[0];
+  }
+
+  function readBody(request: IncomingMessage): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      request.on("error", reject);
+    });
+  }
+
+  function headerMap(request: IncomingMessage): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+    return headers;
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = request.method ?? "GET";
+    const url = new URL(request.url ?? "/", "http://fake.stripe");
+    const path = url.pathname;
+    const rawBody = await readBody(request);
+    const headers = headerMap(request);
+    const record: RecordedStripeRequest = { method, path, headers, rawBody, params: newForm(), status: 0 };
+    requests.push(record);
+
+    const send = (answer: Answer, extraHeaders: Record<string, string> = {}) => {
+      record.status = answer.status;
+      const requestId = stripeId("req", 14);
+      response.writeHead(answer.status, { "Content-Type": "application/json", "Request-Id": requestId, ...extraHeaders });
+      response.end(JSON.stringify(answer.body));
+    };
+
+    const failure = takeFailure(path);
+    if (failure?.dropConnection) {
+      record.status = -1;
+      request.socket.destroy();
+      return;
+    }
+    if (failure && !failure.afterProcessing) return send(stripeError(failure.status, { type: "api_error", message: "Something went wrong on Stripe's end (fake failure)." }));
+
+    const unauthorized = authorizationProblem(headers.authorization);
+    if (unauthorized) return send(unauthorized);
+
+    let form: FormObject;
+    if (method === "POST") {
+      if (!(headers["content-type"] ?? "").startsWith("application/x-www-form-urlencoded")) return send(invalid("Stripe takes form-encoded bodies (application/x-www-form-urlencoded)."));
+      const parsed = parseStripeForm(rawBody);
+      if ("problem" in parsed) return send(invalid(parsed.problem));
+      form = parsed.params;
+    } else {
+      if (rawBody !== "") return send(invalid(`A ${method} request has no body.`));
+      const parsed = parseStripeForm(url.search.slice(1));
+      if ("problem" in parsed) return send(invalid(parsed.problem));
+      form = parsed.params;
+    }
+    record.params = form;
+
+    let answer: Answer;
+    let replayed = false;
+    const idempotencyKey = headers["idempotency-key"];
+    if (method === "POST") {
+      if (!idempotencyKey) return send(invalid("The fake requires an Idempotency-Key header on every POST.", undefined, "idempotency_key_missing"));
+      if (idempotencyKey.length > 255) return send(invalid("Idempotency keys may be at most 255 characters.", undefined, "idempotency_key_too_long"));
+      const fingerprint = `${method} ${path} ${canonicalParams(rawBody)}`;
+      const stored = idempotent.get(idempotencyKey);
+      if (stored && stored.fingerprint !== fingerprint) {
+        return send(stripeError(400, {
+          type: "idempotency_error",
+          message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+        }));
+      }
+      if (stored) {
+        answer = stored.answer;
+        replayed = true;
+      } else {
+        answer = route(method, path, form);
+        // Like Stripe, only requests that ran are kept: a refused parameter can be corrected under the same key.
+        if (answer.status === 200 || answer.status === 402) idempotent.set(idempotencyKey, { fingerprint, answer });
+      }
+    } else {
+      answer = route(method, path, form);
+    }
+
+    if (failure?.afterProcessing) return send(stripeError(failure.status, { type: "api_error", message: "Something went wrong on Stripe's end (fake failure)." }));
+    const echo: Record<string, string> = idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {};
+    if (replayed) echo["Idempotent-Replayed"] = "true";
+    return send(answer, echo);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        response.writeHead(500, { "Content-Type": "application/json" });
+        response.end(JSON.stringify({ error: { type: "api_error", message: `Fake Stripe crashed: ${error instanceof Error ? error.message : String(error)}` } }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
+
+  function requireIntent(id: string): FakeIntent {
+    const intent = intents.get(id);
+    if (!intent) throw new Error(`Fake Stripe: no PaymentIntent ${id}`);
+    return intent;
+  }
+
+  function requireMethod(intent: FakeIntent): FakeMethod {
+    const method = intent.paymentMethod ? methods.get(intent.paymentMethod) : undefined;
+    if (!method) throw new Error(`Fake Stripe: PaymentIntent ${intent.id} has no payment method`);
+    return method;
+  }
+
+  return {
+    url: baseUrl,
+    secretKey,
+    webhookSecret,
+    requests,
+    requestsTo(method, path) {
+      return requests.filter((request) => request.method === method && (typeof path === "string" ? request.path === path : path.test(request.path)));
+    },
+    count(kind) {
+      const sizes = { customers: customers.size, payment_intents: intents.size, charges: charges.size, refunds: refunds.size, payment_methods: methods.size };
+      return sizes[kind];
+    },
+    paymentIntent(id) {
+      return intentJson(requireIntent(id));
+    },
+    charge(id) {
+      const charge = charges.get(id);
+      if (!charge) throw new Error(`Fake Stripe: no charge ${id}`);
+      return chargeJson(charge);
+    },
+    paymentMethod(id) {
+      const method = methods.get(id);
+      if (!method) throw new Error(`Fake Stripe: no PaymentMethod ${id}`);
+      return methodJson(method);
+    },
+    dispute(paymentIntentId) {
+      const intent = requireIntent(paymentIntentId);
+      if (!intent.latestCharge) throw new Error(`Fake Stripe: PaymentIntent ${paymentIntentId} has no charge to dispute`);
+      return { id: stripeId("dp"), object: "dispute", amount: intent.amount, currency: intent.currency, charge: intent.latestCharge, payment_intent: intent.id, reason: "fraudulent", status: "needs_response", created: nowSeconds(), livemode: false };
+    },
+    confirmationToken(paymentMethod) {
+      if (!magicBehaviour(paymentMethod) && !methods.has(paymentMethod)) throw new Error(`Fake Stripe: ${paymentMethod} is not a test payment method`);
+      const token = stripeId("ctoken");
+      confirmationTokens.set(token, paymentMethod);
+      return token;
+    },
+    authenticate(paymentIntentId, approved) {
+      const intent = requireIntent(paymentIntentId);
+      if (intent.status !== "requires_action") throw new Error(`Fake Stripe: PaymentIntent ${paymentIntentId} is ${intent.status}, not waiting for authentication`);
+      const method = requireMethod(intent);
+      if (approved) {
+        succeed(intent, method);
+        keepMethod(intent, method);
+      } else {
+        fail(intent, method, { type: "invalid_request_error", code: "payment_intent_authentication_failure", message: "The provided PaymentMethod has failed authentication." });
+      }
+    },
+    settle(paymentIntentId, outcome) {
+      const intent = requireIntent(paymentIntentId);
+      if (intent.status !== "processing") throw new Error(`Fake Stripe: PaymentIntent ${paymentIntentId} is ${intent.status}, not processing`);
+      const method = requireMethod(intent);
+      if (outcome === "succeeded") succeed(intent, method);
+      else fail(intent, method, { type: "card_error", code: "insufficient_funds", message: "The bank account has insufficient funds." });
+    },
+    cancel(paymentIntentId) {
+      const intent = requireIntent(paymentIntentId);
+      if (intent.status === "succeeded" || intent.status === "processing") throw new Error(`Fake Stripe: a ${intent.status} PaymentIntent cannot be canceled`);
+      intent.status = "canceled";
+      intent.cancellationReason = "abandoned";
+      intent.nextAction = null;
+    },
+    failNext(failure = {}) {
+      failures.push({ status: failure.status ?? 500, path: failure.path, afterProcessing: failure.afterProcessing ?? false, dropConnection: failure.dropConnection ?? false });
+    },
+    event(type, object, id = stripeId("evt")) {
+      return JSON.stringify({ id, object: "event", api_version: "2026-10-28.endive", created: nowSeconds(), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } }, null, 2);
+    },
+    signature(rawBody, signatureOptions = {}) {
+      const timestamp = signatureOptions.timestampSeconds ?? nowSeconds();
+      const signature = createHmac("sha256", signatureOptions.secret ?? webhookSecret).update(`${timestamp}.${rawBody}`, "utf8").digest("hex");
+      return `t=${timestamp},v1=${signature}`;
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // The SDK keeps connections alive; they must not hold the server open.
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type Stripe from "stripe";
+import type { DeclineCode, PaymentOutcome } from "../provider";
+
+/**
+ * Stripe's PaymentIntent in our words (DESIGN §12). Shared by the calls, the return from
+ * Stripe's pages and the webhooks, so all three read a payment the same way.
+ */
+
+/** Stripe's reason for a failed attempt, as its errors and `last_payment_error` carry it. */
+export interface StripeDeclineReason {
+  code?: string | null;
+  decline_code?: string | null;
+}
+
+/** Codes that mean the buyer did not (or could not) authenticate with the card issuer. */
+const authenticationFailures = new Set(["authentication_required", "payment_intent_authentication_failure"]);
+
+export function declineCodeOf(reason: StripeDeclineReason | null | undefined): DeclineCode {
+  if (!reason) return "card_declined";
+  if (reason.decline_code === "insufficient_funds" || reason.code === "insufficient_funds") return "insufficient_funds";
+  if (authenticationFailures.has(reason.code ?? "") || authenticationFailures.has(reason.decline_code ?? "")) return "authentication_failed";
+  return "card_declined";
+}
+
+/** The id of a field Stripe sends either as an id or, when expanded, as the object. */
+export function stripeIdOf(value: string | { id: string } | null | undefined): string | null {
+  if (typeof value === "string") return value;
+  return value?.id ?? null;
+}
+
+/**
+ * A kept method names both Stripe objects an off-session charge needs: the customer the
+ * method is attached to and the method. Opaque to the store.
+ */
+export interface SavedStripeMethod {
+  customerId: string;
+  paymentMethodId: string;
+}
+
+export function reusableMethodRefFor(saved: SavedStripeMethod): string {
+  return `${saved.customerId}/${saved.paymentMethodId}`;
+}
+
+export function parseReusableMethodRef(ref: string): SavedStripeMethod | null {
+  const match = /^(cus_[A-Za-z0-9]+)\/(pm_[A-Za-z0-9_]+)$/.exec(ref);
+  if (!match?.[1] || !match[2]) return null;
+  return { customerId: match[1], paymentMethodId: match[2] };
+}
+
+/** The kept method of a payment made with `setup_future_usage: off_session`, else null. */
+export function reusableMethodRefOf(intent: Stripe.PaymentIntent): string | null {
+  if (intent.setup_future_usage !== "off_session") return null;
+  const customerId = stripeIdOf(intent.customer);
+  const paymentMethodId = stripeIdOf(intent.payment_method);
+  if (!customerId || !paymentMethodId) return null;
+  return reusableMethodRefFor({ customerId, paymentMethodId });
+}
+
+/** A PaymentIntent state the store has no outcome for (it never leaves one in it). */
+export class UnexpectedIntentState extends Error {
+  constructor(intent: Stripe.PaymentIntent, detail: string) {
+    super(`Stripe PaymentIntent ${intent.id} is ${intent.status}: ${detail}`);
+    this.name = "UnexpectedIntentState";
+  }
+}
+
+export function outcomeOfIntent(intent: Stripe.PaymentIntent): PaymentOutcome {
+  const providerRef = intent.id;
+  switch (intent.status) {
+    case "succeeded":
+      return { status: "succeeded", providerRef, reusableMethodRef: reusableMethodRefOf(intent) };
+    case "requires_action": {
+      // Every confirmation carries a return_url, so Stripe offers a page to send the buyer to.
+      const actionUrl = intent.next_action?.redirect_to_url?.url;
+      if (!actionUrl) throw new UnexpectedIntentState(intent, `its next action (${intent.next_action?.type ?? "none"}) has no page for the buyer`);
+      return { status: "requires_action", providerRef, actionUrl };
+    }
+    case "processing":
+      return { status: "processing", providerRef };
+    case "requires_capture":
+      // Authorised but not captured: not paid yet (we never ask for manual capture).
+      return { status: "processing", providerRef };
+    case "requires_payment_method":
+      return { status: "declined", providerRef, code: declineCodeOf(intent.last_payment_error) };
+    case "canceled":
+      return { status: "declined", providerRef, code: "cancelled" };
+    default:
+      throw new UnexpectedIntentState(intent, "no outcome for this state");
+  }
+}

@@ -1,0 +1,69 @@
+import Stripe from "stripe";
+import { WebhookRejected, type PaymentEvent, type VerifiedWebhook } from "../provider";
+import { declineCodeOf, reusableMethodRefOf, stripeIdOf } from "./stripe-outcomes.server";
+
+/**
+ * Stripe's webhooks: the `Stripe-Signature` header is checked against the raw body with the
+ * endpoint's signing secret, and a signature older than the tolerance is refused, so a captured
+ * request cannot be replayed later. Rejections name the reason only, never the secret or the
+ * signature (the SDK's error holds both header and payload, so it is not passed on).
+ */
+
+export interface StripeWebhookCheck {
+  stripe: Stripe;
+  secret: string;
+  toleranceSeconds: number;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+function rejectionReason(error: unknown): string {
+  if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+    return /tolerance/i.test(error.message) ? "the signature is too old" : "the signature does not match the body";
+  }
+  return "the signature could not be checked";
+}
+
+export async function verifyStripeWebhook(check: StripeWebhookCheck, headers: Headers, rawBody: string): Promise<VerifiedWebhook> {
+  const signature = headers.get("stripe-signature");
+  if (!signature) throw new WebhookRejected("Stripe webhook without a Stripe-Signature header");
+  let event: Stripe.Event;
+  try {
+    event = check.stripe.webhooks.constructEvent(rawBody, signature, check.secret, check.toleranceSeconds, undefined, check.now());
+  } catch (error) {
+    throw new WebhookRejected(`Stripe webhook rejected: ${rejectionReason(error)}`);
+  }
+  if (typeof event?.id !== "string" || typeof event.type !== "string" || typeof event.data?.object !== "object" || event.data.object === null) {
+    throw new WebhookRejected("Stripe webhook rejected: the signed body is not a Stripe event");
+  }
+  return { eventId: event.id, event: paymentEventOf(event) };
+}
+
+export function paymentEventOf(event: Stripe.Event): PaymentEvent {
+  switch (event.type) {
+    case "payment_intent.succeeded": {
+      const intent = event.data.object;
+      return { type: "payment.succeeded", providerRef: intent.id, reusableMethodRef: reusableMethodRefOf(intent) };
+    }
+    case "payment_intent.processing":
+      return { type: "payment.processing", providerRef: event.data.object.id };
+    case "payment_intent.payment_failed": {
+      const intent = event.data.object;
+      return { type: "payment.failed", providerRef: intent.id, code: declineCodeOf(intent.last_payment_error) };
+    }
+    case "charge.refunded": {
+      const charge = event.data.object;
+      const providerRef = stripeIdOf(charge.payment_intent);
+      // A charge without a PaymentIntent was not made by this store.
+      if (!providerRef) return { type: "ignored", providerType: event.type };
+      return { type: "payment.refunded", providerRef, amountRefundedMinor: charge.amount_refunded };
+    }
+    case "charge.dispute.created": {
+      const providerRef = stripeIdOf(event.data.object.payment_intent);
+      if (!providerRef) return { type: "ignored", providerType: event.type };
+      return { type: "payment.disputed", providerRef };
+    }
+    default:
+      return { type: "ignored", providerType: event.type };
+  }
+}
