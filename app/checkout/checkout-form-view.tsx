@@ -12,7 +12,7 @@ interface CheckoutFormProps {
   token: string;
   bundleId: string;
   country: string;
-  methods: readonly ("card" | "bank")[];
+  methods: readonly ("card" | "bank" | "paypal")[];
   digital: boolean;
   totalMinor: number;
   values: Record<string, string>;
@@ -132,6 +132,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, digital
               </div>
             ) : null}
             {id === "bank" && method === "bank" ? <p className="form-hint">{texts.bankHint}</p> : null}
+            {id === "paypal" && method === "paypal" ? <p className="form-hint">{texts.paypalHint}</p> : null}
           </div>
         ))}
         {errors.method ? (

@@ -1,7 +1,7 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { routePath } from "../funnel/paths";
 import { storefrontStateContext } from "../market/request-context";
-import { deliveryCountry, isReusableMethod, paymentMethodsFor, type PaymentMethodId } from "../orders/commerce-content.server";
+import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod, type CheckoutMethodId } from "../orders/commerce-content.server";
 import { orderIdFromRequest } from "../orders/order-access.server";
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
@@ -63,11 +63,11 @@ function contactValues(order: Order): Record<string, string> {
 
 export async function loadCheckout({ request, context }: RouteArgs) {
   const { market, lang } = context.get(storefrontStateContext);
-  const { signingKey, settings } = store();
+  const { signingKey, settings, providers } = store();
   const texts = commerceTextsFor(lang);
   const bundleId = new URL(request.url).searchParams.get("bundle") ?? "";
   const quote = quoteCheckout(market, bundleId, new Date());
-  const base = { texts, testMode: settings.storeMode === "test", country: deliveryCountry(market), methods: paymentMethodsFor(market) };
+  const base = { texts, testMode: settings.storeMode === "test", country: deliveryCountry(market), methods: paymentMethodsFor(market, { paypal: providers.has("paypal") }) };
   // Nothing chosen yet is an ordinary visit; an unknown or retired bundle is a dead link.
   if (!bundleId) return { ...base, unavailable: true as const, notice: texts.checkout.nothingChosen };
   if (!quote) return data({ ...base, unavailable: true as const, notice: texts.checkout.unavailable }, { status: 404 });
@@ -116,7 +116,7 @@ function contactOf(values: Record<string, string>, country: string): Contact {
 
 export async function submitCheckout({ request, params, context }: RouteArgs) {
   const { market, lang } = context.get(storefrontStateContext);
-  const { db, payments, signingKey, orderCookie, settings } = store();
+  const { db, providers, signingKey, orderCookie, settings } = store();
   const texts = commerceTextsFor(lang).checkout;
   const url = new URL(request.url);
   const values = formValues(await readFormBody(request));
@@ -131,12 +131,14 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   if (tokenCheck !== "valid") return reply(tokenCheck === "expired" ? 400 : 403, texts.expired, {}, newCheckoutToken(signingKey, values.bundle ?? ""));
 
   const country = deliveryCountry(market);
-  const methods = paymentMethodsFor(market);
+  const methods = paymentMethodsFor(market, { paypal: providers.has("paypal") });
   const digital = quote.lines.some((line) => line.kind === "digital");
   const errors = validateCheckout(values, { country, methods, digital, today: new Date() });
   if (Object.keys(errors).length > 0) return reply(400, texts.errorSummary, errors);
 
-  const method = values.method as PaymentMethodId;
+  const method = values.method as CheckoutMethodId;
+  const payments = providers.get(providerOfMethod(method));
+  if (!payments) return reply(400, texts.errorSummary, { method: true });
   const placed = await placeOrder(
     db,
     {
@@ -210,7 +212,11 @@ export async function returnFromProvider({ request, params }: { request: Request
   const ownOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
   if (!payment || payment.orderId !== ownOrder) throw data({ message: "Unknown payment" }, { status: 404 });
   const provider = providers.get(payment.provider);
-  const outcome = payment.providerRef && provider ? await provider.retrievePayment(payment.providerRef) : null;
+  let outcome = payment.providerRef && provider ? await provider.retrievePayment(payment.providerRef) : null;
+  // Back through the provider's cancel link without approving: the buyer cancelled this attempt.
+  if (new URL(request.url).searchParams.has("cancelled") && outcome?.status === "requires_action") {
+    outcome = { status: "declined", providerRef: outcome.providerRef, code: "cancelled" };
+  }
   const applied = outcome ? await applyPaymentOutcome(db, payment.id, outcome) : { order: await orderById(db, payment.orderId), payment };
   const page = new URL(payment.returnPath, "http://store");
   const back = `${page.pathname}${page.search}`;

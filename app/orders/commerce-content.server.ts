@@ -89,13 +89,26 @@ export function standardDeliveryMinor(market: Market): number {
   return delivery.markets[market.country].standardMinor;
 }
 
-/** What the checkout offers: the test gateway's methods, the same in every market. */
-export function paymentMethodsFor(_market: Market): readonly PaymentMethodId[] {
-  return paymentMethodIds;
+/** What the checkout takes: the test gateway's methods, and PayPal where it is configured. */
+export type CheckoutMethodId = PaymentMethodId | "paypal";
+
+/**
+ * The methods the checkout offers in a market: the test gateway's everywhere, and each real
+ * provider's method where that provider is configured and the market offers it.
+ */
+export function paymentMethodsFor(market: Market, configured: { paypal: boolean }): readonly CheckoutMethodId[] {
+  const offersPayPal = configured.paypal && methods.markets[market.country].includes("paypal");
+  return offersPayPal ? [...paymentMethodIds, "paypal"] : paymentMethodIds;
 }
 
-export function isReusableMethod(method: PaymentMethodId): boolean {
-  return methods.testGateway[method].reusable;
+/** Whether a method can be charged again without the buyer (one-click upsells). */
+export function isReusableMethod(method: CheckoutMethodId): boolean {
+  return method === "paypal" ? methods.methods.paypal.reusable : methods.testGateway[method].reusable;
+}
+
+/** The provider that takes a checkout method. */
+export function providerOfMethod(method: CheckoutMethodId): "test" | "paypal" {
+  return method === "paypal" ? "paypal" : "test";
 }
 
 /** The methods a market offers with real providers, each with whether upsells charge it in one click. */

@@ -1,0 +1,59 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakePayPal, type FakePayPal } from "../../app/payments/paypal/fake-paypal-api";
+import { fillContact } from "./support/buyer";
+import { openHydrated, openPageSession } from "./support/chromium";
+import { startServer, type RunningServer } from "./support/server";
+
+const session = openPageSession({ width: 390, height: 844 });
+const page = () => session.page;
+
+/** A free port, so the server knows its own public URL for PayPal's return links. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+// PayPal against a local fake of its API: its buyer page approves at once and sends the buyer back.
+describe("paying with PayPal", () => {
+  let paypal: FakePayPal;
+  let server: RunningServer;
+  beforeAll(async () => {
+    paypal = await startFakePayPal({ clientId: "client", clientSecret: "secret", webhookId: "WH-STORE" });
+    const port = await freePort();
+    server = await startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "WH-STORE", PAYPAL_API_URL: paypal.url });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await paypal?.close();
+  });
+
+  it("pays at PayPal, comes back, and accepts an upsell in one click through the vaulted account", { timeout: 60_000 }, async () => {
+    await openHydrated(page(), `${server.url}/checkout/fr?bundle=shape-3`);
+    await fillContact(page());
+    await page().locator('input[name="method"][value="paypal"]').check();
+    await page().getByTestId("place-order").click();
+    await page().waitForURL(/\/upsell\/fr$/);
+    const [created] = paypal.requestsTo("POST", "/v2/checkout/orders");
+    expect(created?.body).toMatchObject({ intent: "CAPTURE", payment_source: { paypal: { attributes: { vault: { store_in_vault: "ON_SUCCESS" } } } } });
+    await page().waitForSelector("html[data-hydrated]");
+    await page().getByTestId("digital-consent").check();
+    await page().getByTestId("upsell-accept").click();
+    await page().waitForURL(/\/upsellMind\/fr$/);
+    const charges = paypal.requestsTo("POST", "/v2/checkout/orders");
+    expect(charges).toHaveLength(2);
+    expect(charges[1]?.body).toMatchObject({ payment_source: { paypal: { vault_id: expect.any(String) } } });
+    expect(charges[1]?.headers["paypal-request-id"]).toMatch(/:upsell:upsell:1$/);
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-line").count()).toBe(2);
+  });
+
+  it("is not offered where PayPal cannot vault (Switzerland)", async () => {
+    await openHydrated(page(), `${server.url}/checkout/ch?bundle=shape-3`);
+    expect(await page().locator('input[name="method"][value="paypal"]').count()).toBe(0);
+    expect(await page().locator('input[name="method"][value="card"]').count()).toBe(1);
+  });
+});
