@@ -137,6 +137,33 @@ export const payments = pgTable(
   (table) => [index("payments_order_idx").on(table.orderId)],
 );
 
+/**
+ * Money given back, one row per payment it goes back to. A request carries its own key, so the
+ * same refund sent twice (a double click in the back office) is one refund at the provider.
+ */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid("id").primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    amountMinor: integer("amount_minor").notNull(),
+    /** The order lines this refund gives back; empty for an amount not tied to lines (delivery). */
+    lineIds: jsonb("line_ids").$type<number[]>().notNull().default([]),
+    reason: text("reason").notNull(),
+    status: text("status").$type<"pending" | "succeeded" | "failed">().notNull(),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    providerRef: text("provider_ref"),
+    failureReason: text("failure_reason"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("refunds_order_idx").on(table.orderId)],
+);
+
 export const orderEvents = pgTable(
   "order_events",
   {

@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { orderLines, testGatewayRefunds } from "../db/schema";
+import { marketFor } from "../market/markets";
+import type { PaymentProvider } from "../payments/provider";
+import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { orderById } from "./order-records.server";
+import { applyPaymentOutcome, placeOrder } from "./order-service.server";
+import { quoteCheckout, quoteLine } from "./quote.server";
+import { refundOrder } from "./refund-service.server";
+import { beginUpsell } from "./upsell-service.server";
+
+const market = marketFor("DE");
+const today = new Date("2026-11-23T12:00:00Z");
+
+describe.each(databaseKinds)("refunds on %s", (kind) => {
+  let database: TestDatabase;
+  let gateway: TestGateway;
+  let providers: Map<string, PaymentProvider>;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    gateway = new TestGateway(database.db);
+    providers = new Map([["test", gateway]]);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  /** 3 boxes of Shape (89,70 €) paid by card, and the ebook upsell (9,90 €) charged again. */
+  async function paidOrderWithUpsell(): Promise<{ orderId: string; lineIds: { checkout: number; upsell: number } }> {
+    const quote = quoteCheckout(market, "shape-3", today);
+    if (!quote) throw new Error("shape-3 is not for sale");
+    const contact = { email: "a@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "Hauptstraße 1", addressLine2: "", postalCode: "10115", city: "Berlin", country: "DE", phone: "" };
+    const placed = await placeOrder(
+      database.db,
+      { checkoutToken: randomUUID(), market: "DE", locale: "de_DE", currency: "EUR", contact, lines: quote.lines, totals: quote.totals, funnelSrc: null, test: true, digitalConsent: false },
+      { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" },
+    );
+    if (placed.kind !== "pay") throw new Error("expected a payment");
+    const paid = await gateway.startPayment({
+      idempotencyKey: placed.payment.idempotencyKey,
+      customer: { email: contact.email, name: "Anna Muster" },
+      orderNumber: placed.order.number,
+      amountMinor: placed.payment.amountMinor,
+      currency: "EUR",
+      method: "card",
+      details: { number: "4242424242424242" },
+      saveMethod: true,
+      returnUrl: "/r",
+    });
+    if (paid.status !== "succeeded" || !paid.reusableMethodRef) throw new Error("expected a saved card");
+    await applyPaymentOutcome(database.db, placed.payment.id, paid);
+    const upsell = await beginUpsell(database.db, placed.order.id, {
+      line: { step: "upsell", ...quoteLine(market, "ebook-1", today) },
+      digitalConsent: true,
+      provider: "test",
+      method: "card",
+      returnPath: "/upsell/de",
+    });
+    if (upsell.kind !== "pay") throw new Error("expected an upsell payment");
+    const charged = await gateway.chargeSavedMethod({ idempotencyKey: upsell.payment.idempotencyKey, orderNumber: placed.order.number, amountMinor: 990, currency: "EUR", reusableMethodRef: paid.reusableMethodRef, returnUrl: "/r" });
+    await applyPaymentOutcome(database.db, upsell.payment.id, charged);
+    const lines = await database.db.select().from(orderLines).where(eq(orderLines.orderId, placed.order.id));
+    const idOf = (source: string) => lines.find((line) => line.source === source)?.id ?? -1;
+    return { orderId: placed.order.id, lineIds: { checkout: idOf("checkout"), upsell: idOf("upsell:upsell") } };
+  }
+
+  const gatewayRefunds = async () => database.db.select().from(testGatewayRefunds);
+
+  it("refunds one line from the payment that took it, then the rest of the order", async () => {
+    const { orderId, lineIds } = await paidOrderWithUpsell();
+    const line = await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.upsell] }, reason: "not wanted", requestKey: randomUUID() });
+    expect(line.kind).toBe("refunded");
+    expect(line.kind === "refunded" && line.refunds.map((refund) => refund.amountMinor)).toEqual([990]);
+    expect((await orderById(database.db, orderId))?.status).toBe("partially_refunded");
+    const rest = await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: randomUUID() });
+    expect(rest.kind === "refunded" && rest.refunds.map((refund) => refund.amountMinor)).toEqual([8970]);
+    expect((await orderById(database.db, orderId))?.status).toBe("refunded");
+    expect((await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "again", requestKey: randomUUID() })).kind).toBe("refused");
+  });
+
+  it("makes one refund of the same request sent twice at once", async () => {
+    const { orderId, lineIds } = await paidOrderWithUpsell();
+    const before = (await gatewayRefunds()).length;
+    const request = { orderId, scope: { kind: "lines", lineIds: [lineIds.checkout] } as const, reason: "damaged", requestKey: randomUUID() };
+    const results = await Promise.all([refundOrder(database.db, providers, request), refundOrder(database.db, providers, request)]);
+    expect(results.map((result) => result.kind)).toEqual(["refunded", "refunded"]);
+    expect((await gatewayRefunds()).length).toBe(before + 1);
+    expect((await orderById(database.db, orderId))?.status).toBe("partially_refunded");
+  });
+
+  it.each([
+    ["a line of another order", () => [-1], "unknown_line"],
+    ["no line at all", () => [], "nothing_to_refund"],
+  ] as const)("refuses %s, changing nothing", async (_, lines, reason) => {
+    const { orderId } = await paidOrderWithUpsell();
+    const result = await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: lines() }, reason: "x", requestKey: randomUUID() });
+    expect(result).toEqual({ kind: "refused", reason });
+    expect((await orderById(database.db, orderId))?.status).toBe("paid");
+  });
+
+  it("refuses a line refunded already, and an order never paid", async () => {
+    const { orderId, lineIds } = await paidOrderWithUpsell();
+    await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.upsell] }, reason: "x", requestKey: randomUUID() });
+    const again = await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.upsell] }, reason: "x", requestKey: randomUUID() });
+    expect(again).toEqual({ kind: "refused", reason: "unknown_line" });
+    expect(await refundOrder(database.db, providers, { orderId: randomUUID(), scope: { kind: "order" }, reason: "x", requestKey: randomUUID() })).toEqual({ kind: "refused", reason: "not_paid" });
+  });
+
+  it("finishes with the same key when the provider could not be reached the first time", async () => {
+    const { orderId } = await paidOrderWithUpsell();
+    let down = true;
+    const flaky: PaymentProvider = {
+      ...gateway,
+      id: "test",
+      startPayment: (input) => gateway.startPayment(input),
+      retrievePayment: (ref) => gateway.retrievePayment(ref),
+      chargeSavedMethod: (input) => gateway.chargeSavedMethod(input),
+      refund: (input) => (down ? Promise.reject(new Error("timeout")) : gateway.refund(input)),
+    };
+    const request = { orderId, scope: { kind: "order" } as const, reason: "withdrawal", requestKey: randomUUID() };
+    expect((await refundOrder(database.db, new Map([["test", flaky]]), request)).kind).toBe("incomplete");
+    expect((await orderById(database.db, orderId))?.status).toBe("paid");
+    down = false;
+    expect((await refundOrder(database.db, new Map([["test", flaky]]), request)).kind).toBe("refunded");
+    expect((await orderById(database.db, orderId))?.status).toBe("refunded");
+  });
+});

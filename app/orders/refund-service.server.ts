@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, like } from "drizzle-orm";
+import type { Database, Transaction } from "../db/database.server";
+import { orderLines, orders, payments, refunds, type OrderStatus } from "../db/schema";
+import type { PaymentProvider } from "../payments/provider";
+import { changeStatus, recordEvent, type Order, type OrderLine, type Payment } from "./order-records.server";
+
+/**
+ * Refunds of a whole order or of single lines through the provider that took each payment
+ * (DESIGN §12), ready for the back office. A request carries its own key: sent twice, it is one
+ * refund at the provider; interrupted, the same key finishes what was started.
+ */
+
+export type Refund = typeof refunds.$inferSelect;
+
+export type RefundScope = { kind: "order" } | { kind: "lines"; lineIds: readonly number[] };
+
+export type RefundRefusal =
+  /** The order was never paid, or is cancelled. */
+  | "not_paid"
+  /** A line that is not on this order, or was refunded already. */
+  | "unknown_line"
+  /** Nothing left to give back. */
+  | "nothing_to_refund"
+  /** More than is left of the payment that took it. */
+  | "above_paid";
+
+export type RefundResult =
+  | { kind: "refunded"; order: Order; refunds: Refund[] }
+  /** The provider refused or could not be reached for some of it; the same key tries again. */
+  | { kind: "incomplete"; order: Order; refunds: Refund[] }
+  | { kind: "refused"; reason: RefundRefusal };
+
+const refundableStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded", "withdrawn"];
+
+interface PlannedRefund {
+  payment: Payment;
+  amountMinor: number;
+  lineIds: number[];
+}
+
+/** The succeeded payment that took a line: the checkout's for its lines, the upsell's own for an upsell line. */
+function paymentOfLine(line: OrderLine, paid: readonly Payment[]): Payment | undefined {
+  const purpose = line.source.startsWith("upsell:") ? line.source : "checkout";
+  return paid.find((payment) => payment.purpose === purpose);
+}
+
+async function planRefund(tx: Transaction, order: Order, scope: RefundScope): Promise<PlannedRefund[] | RefundRefusal> {
+  const paid = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderId, order.id), eq(payments.status, "succeeded")));
+  const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id));
+  const earlier = await tx
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.orderId, order.id), inArray(refunds.status, ["pending", "succeeded"])));
+  const refundedLines = new Set(earlier.flatMap((refund) => refund.lineIds));
+  const leftOf = (payment: Payment) =>
+    payment.amountMinor - earlier.filter((refund) => refund.paymentId === payment.id).reduce((sum, refund) => sum + refund.amountMinor, 0);
+
+  if (scope.kind === "order") {
+    const planned = paid.map((payment) => ({
+      payment,
+      amountMinor: leftOf(payment),
+      lineIds: lines.filter((line) => !refundedLines.has(line.id) && paymentOfLine(line, paid)?.id === payment.id).map((line) => line.id),
+    }));
+    const due = planned.filter((refund) => refund.amountMinor > 0);
+    return due.length > 0 ? due : "nothing_to_refund";
+  }
+
+  const byPayment = new Map<string, PlannedRefund>();
+  for (const lineId of new Set(scope.lineIds)) {
+    const line = lines.find((candidate) => candidate.id === lineId);
+    const payment = line && !refundedLines.has(line.id) ? paymentOfLine(line, paid) : undefined;
+    if (!line || !payment) return "unknown_line";
+    const planned = byPayment.get(payment.id) ?? { payment, amountMinor: 0, lineIds: [] };
+    planned.amountMinor += line.grossMinor;
+    planned.lineIds.push(line.id);
+    byPayment.set(payment.id, planned);
+  }
+  if (byPayment.size === 0) return "nothing_to_refund";
+  for (const planned of byPayment.values()) if (planned.amountMinor > leftOf(planned.payment)) return "above_paid";
+  return [...byPayment.values()];
+}
+
+const requestPrefix = (orderId: string, requestKey: string) => `order:${orderId}:refund:${requestKey}:`;
+
+/** Writes the refunds of a request once; the same request again finds them instead. */
+async function recordRequest(db: Database, orderId: string, scope: RefundScope, reason: string, requestKey: string): Promise<RefundRefusal | null> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+    if (!order || !refundableStatuses.includes(order.status)) return "not_paid";
+    const existing = await tx
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(like(refunds.idempotencyKey, `${requestPrefix(orderId, requestKey)}%`));
+    if (existing.length > 0) return null;
+    const plan = await planRefund(tx, order, scope);
+    if (typeof plan === "string") return plan;
+    await tx.insert(refunds).values(
+      plan.map((planned) => ({
+        id: randomUUID(),
+        orderId,
+        paymentId: planned.payment.id,
+        amountMinor: planned.amountMinor,
+        lineIds: planned.lineIds,
+        reason,
+        status: "pending" as const,
+        idempotencyKey: `${requestPrefix(orderId, requestKey)}${planned.payment.id}`,
+      })),
+    );
+    return null;
+  });
+}
+
+/** Asks each payment's provider for its part; a provider that cannot be reached leaves it pending. */
+async function sendPending(
+  db: Database,
+  providers: ReadonlyMap<string, PaymentProvider>,
+  orderId: string,
+  requestKey: string,
+): Promise<{ settled: Refund[]; newlySucceeded: Refund[] }> {
+  const rows = await db
+    .select()
+    .from(refunds)
+    .where(like(refunds.idempotencyKey, `${requestPrefix(orderId, requestKey)}%`));
+  const settled: Refund[] = [];
+  const newlySucceeded: Refund[] = [];
+  for (const row of rows) {
+    if (row.status !== "pending") {
+      settled.push(row);
+      continue;
+    }
+    const [payment] = await db.select().from(payments).where(eq(payments.id, row.paymentId));
+    const provider = payment && providers.get(payment.provider);
+    if (!payment?.providerRef || !provider) {
+      settled.push(row);
+      continue;
+    }
+    try {
+      const outcome = await provider.refund({ idempotencyKey: row.idempotencyKey, providerRef: payment.providerRef, amountMinor: row.amountMinor });
+      const [updated] = await db
+        .update(refunds)
+        .set(outcome.status === "succeeded" ? { status: "succeeded", providerRef: outcome.refundRef } : { status: "failed", failureReason: outcome.reason })
+        .where(and(eq(refunds.id, row.id), eq(refunds.status, "pending")))
+        .returning();
+      // A twin of this request settled it first: report what it found.
+      const [current] = updated ? [updated] : await db.select().from(refunds).where(eq(refunds.id, row.id));
+      settled.push(current ?? row);
+      // Only the request that moved a refund out of `pending` reports it: a racing twin finds it settled.
+      if (updated?.status === "succeeded") newlySucceeded.push(updated);
+    } catch (error) {
+      console.error(`Refund ${row.id} could not reach ${payment.provider}: ${error instanceof Error ? error.message : String(error)}`);
+      settled.push(row);
+    }
+  }
+  return { settled, newlySucceeded };
+}
+
+/** The order's status follows what has been given back in all. */
+async function settleOrder(db: Database, orderId: string, newlyDone: readonly Refund[], reason: string): Promise<Order> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+    if (!order) throw new Error(`Order ${orderId} vanished during a refund`);
+    if (newlyDone.length === 0) return order;
+    const paid = await tx
+      .select({ amountMinor: payments.amountMinor })
+      .from(payments)
+      .where(and(eq(payments.orderId, orderId), eq(payments.status, "succeeded")));
+    const given = await tx
+      .select({ amountMinor: refunds.amountMinor })
+      .from(refunds)
+      .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")));
+    const paidMinor = paid.reduce((sum, row) => sum + row.amountMinor, 0);
+    const givenMinor = given.reduce((sum, row) => sum + row.amountMinor, 0);
+    const to: OrderStatus = givenMinor >= paidMinor ? "refunded" : "partially_refunded";
+    const detail = { amount: newlyDone.reduce((sum, refund) => sum + refund.amountMinor, 0), refundedInAll: givenMinor, reason };
+    if (order.status === to && to === "refunded") {
+      await recordEvent(tx, orderId, "refund_succeeded", detail);
+      return order;
+    }
+    return changeStatus(tx, order, to, "refund_succeeded", detail);
+  });
+}
+
+export async function refundOrder(
+  db: Database,
+  providers: ReadonlyMap<string, PaymentProvider>,
+  input: { orderId: string; scope: RefundScope; reason: string; requestKey: string },
+): Promise<RefundResult> {
+  const refused = await recordRequest(db, input.orderId, input.scope, input.reason, input.requestKey);
+  if (refused) return { kind: "refused", reason: refused };
+  const { settled, newlySucceeded } = await sendPending(db, providers, input.orderId, input.requestKey);
+  const order = await settleOrder(db, input.orderId, newlySucceeded, input.reason);
+  const done = settled.every((refund) => refund.status === "succeeded");
+  return { kind: done ? "refunded" : "incomplete", order, refunds: settled };
+}
