@@ -17,16 +17,24 @@ function thirdPartyOrigins(env: NodeJS.ProcessEnv): { script: string[]; img: str
  * writes into the document (by nonce for pages rendered per request, by hash for prerendered
  * files), and only the third-party origins that the settings switch on.
  */
-export function contentSecurityPolicy(inlineScriptSources: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
+/** Origins one page opens besides the settings' (Stripe on the checkout alone). */
+export interface PageOrigins {
+  script?: readonly string[];
+  frame?: readonly string[];
+  connect?: readonly string[];
+}
+
+export function contentSecurityPolicy(inlineScriptSources: readonly string[], env: NodeJS.ProcessEnv = process.env, page: PageOrigins = {}): string {
   const origins = thirdPartyOrigins(env);
   const join = (...parts: readonly string[]) => parts.filter(Boolean).join(" ");
   return [
     "default-src 'self'",
-    `script-src ${join("'self'", ...inlineScriptSources, ...origins.script)}`,
+    `script-src ${join("'self'", ...inlineScriptSources, ...origins.script, ...(page.script ?? []))}`,
     "style-src 'self'",
     `img-src ${join("'self'", "data:", ...origins.img)}`,
     "font-src 'self'",
-    `connect-src ${join("'self'", ...origins.connect)}`,
+    `connect-src ${join("'self'", ...origins.connect, ...(page.connect ?? []))}`,
+    ...(page.frame?.length ? [`frame-src ${join("'self'", ...page.frame)}`] : []),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -1,18 +1,21 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, useNavigation, useSubmit } from "react-router";
 import { Field } from "../forms/field";
 import { formatMoney } from "../market/money";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import type { CommerceTexts } from "../orders/commerce-texts.server";
 import { autocompleteTokens, checkoutFields, validateCheckout, type CheckoutErrors, type ContactField } from "./checkout-form";
+import { useStripePaymentElement, type StripeConfig } from "./stripe-payment-element";
 
 interface CheckoutFormProps {
   texts: CommerceTexts["checkout"];
   token: string;
   bundleId: string;
   country: string;
-  methods: readonly ("card" | "bank" | "paypal")[];
+  methods: readonly ("card" | "bank" | "stripe" | "paypal")[];
+  /** Stripe's publishable key and script, when Stripe takes the payment. */
+  stripe: StripeConfig | null;
   digital: boolean;
   totalMinor: number;
   values: Record<string, string>;
@@ -33,19 +36,25 @@ const addressFields: readonly { field: ContactField; type?: string; optional?: b
  * Contact, delivery address and payment in one form, ending with the one button that commits the
  * buyer to pay, with the total (eu-rules 5). The card fields are the test gateway's element.
  */
-export function CheckoutForm({ texts, token, bundleId, country, methods, digital, totalMinor, values, errors: serverErrors, message }: CheckoutFormProps) {
+export function CheckoutForm({ texts, token, bundleId, country, methods, stripe, digital, totalMinor, values, errors: serverErrors, message }: CheckoutFormProps) {
   const t = useTranslate();
   const { market } = useStorefront();
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const submit = useSubmit();
+  const [preparing, setPreparing] = useState(false);
+  const busy = preparing || (navigation.state !== "idle" && navigation.formMethod === "POST");
   const [clientErrors, setClientErrors] = useState<CheckoutErrors | null>(null);
   const [method, setMethod] = useState(values.method || methods[0] || "card");
+  const [elementError, setElementError] = useState<string | null>(null);
   const errors = clientErrors ?? serverErrors;
   const form = useRef<HTMLFormElement>(null);
+  const stripeToken = useRef<HTMLInputElement>(null);
+  const paymentElement = useStripePaymentElement(stripe, method === "stripe", totalMinor, market.currency);
   // A refused payment comes back with every field kept but the card, as a provider's element does.
   useEffect(() => {
     if (!message) return;
     for (const input of form.current?.querySelectorAll<HTMLInputElement>('[autocomplete^="cc-"]') ?? []) input.value = "";
+    if (stripeToken.current) stripeToken.current.value = "";
   }, [message, token, serverErrors]);
   const countryName = new Intl.DisplayNames([market.languageTag], { type: "region" }).of(country) ?? country;
   const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);
@@ -56,24 +65,38 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, digital
       return;
     }
     const form = new FormData(event.currentTarget);
-    const found = validateCheckout(Object.fromEntries(checkoutFields.map((field) => [field, String(form.get(field) ?? "")])), {
-      country,
-      methods,
-      digital,
-      today: new Date(),
-    });
+    const values = Object.fromEntries(checkoutFields.map((field) => [field, String(form.get(field) ?? "")]));
+    // The Payment Element's token is made below, once everything else is right.
+    if (values.method === "stripe") values.stripeToken = "ctoken_pending";
+    const found = validateCheckout(values, { country, methods, digital, today: new Date() });
     setClientErrors(found);
     if (Object.keys(found).length > 0) {
       event.preventDefault();
       const first = event.currentTarget.querySelector<HTMLElement>(`[name="${Object.keys(found)[0]}"]`);
       first?.focus();
+      return;
     }
+    if (method !== "stripe" || stripeToken.current?.value) return;
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    setPreparing(true);
+    setElementError(null);
+    void paymentElement.confirmationToken().then((result) => {
+      setPreparing(false);
+      if ("error" in result) {
+        setElementError(result.error || texts.errors.method);
+        return;
+      }
+      if (stripeToken.current) stripeToken.current.value = result.token;
+      void submit(formElement);
+    });
   };
 
   return (
     <Form ref={form} method="post" className="form checkout-form" noValidate onSubmit={check} aria-labelledby="checkout-heading">
       <input type="hidden" name="token" value={token} />
       <input type="hidden" name="bundle" value={bundleId} />
+      <input ref={stripeToken} type="hidden" name="stripeToken" defaultValue="" />
       {message ? (
         <p className="checkout-error" role="alert" data-testid="checkout-error">
           {message}
@@ -114,7 +137,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, digital
           <div key={id} className="checkout-method">
             <label className="quiz__option">
               <input type="radio" name="method" value={id} checked={method === id} onChange={() => setMethod(id)} />
-              <span>{texts.methods[id]}</span>
+              <span>{texts.methods[id === "stripe" ? "card" : id]}</span>
             </label>
             {id === "card" && method === "card" ? (
               <div className="checkout-card">
@@ -130,6 +153,16 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, digital
                   </Field>
                 </div>
               </div>
+            ) : null}
+            {id === "stripe" && method === "stripe" ? (
+              <>
+                <div ref={paymentElement.host} className="stripe-element" data-testid="stripe-element" />
+                {paymentElement.failed || elementError !== null ? (
+                  <p className="field-error" role="alert">
+                    {paymentElement.failed ? texts.declines.provider_unavailable : elementError}
+                  </p>
+                ) : null}
+              </>
             ) : null}
             {id === "bank" && method === "bank" ? <p className="form-hint">{texts.bankHint}</p> : null}
             {id === "paypal" && method === "paypal" ? <p className="form-hint">{texts.paypalHint}</p> : null}

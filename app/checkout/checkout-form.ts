@@ -12,7 +12,7 @@ export type ContactField = (typeof contactFields)[number];
 export const cardFields = ["cardNumber", "cardExpiry", "cardCvc"] as const;
 export type CardField = (typeof cardFields)[number];
 
-export const checkoutFields = [...contactFields, "method", "digitalConsent", ...cardFields, "token", "bundle"] as const;
+export const checkoutFields = [...contactFields, "method", "digitalConsent", ...cardFields, "stripeToken", "token", "bundle"] as const;
 export type CheckoutErrorField = ContactField | CardField | "method" | "digitalConsent";
 export type CheckoutErrors = Partial<Record<CheckoutErrorField, true>>;
 
@@ -61,6 +61,8 @@ export function validateCheckout(values: Readonly<Record<string, string>>, rules
   if (phone !== "" && !/^\+?[\d\s()./-]{6,30}$/.test(phone)) errors.phone = true;
   if (!rules.methods.includes(values.method ?? "")) errors.method = true;
   if (rules.digital && values.digitalConsent !== "yes") errors.digitalConsent = true;
+  // The Payment Element's ConfirmationToken, made in the browser just before sending.
+  if (values.method === "stripe" && !/^(ctoken|pm)_\w+$/.test(values.stripeToken ?? "")) errors.method = true;
   if (values.method === "card") {
     const problems = cardFieldProblems({ number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" }, rules.today);
     if (problems.includes("number")) errors.cardNumber = true;
@@ -70,7 +72,9 @@ export function validateCheckout(values: Readonly<Record<string, string>>, rules
   return errors;
 }
 
-/** What is kept when the form comes back with an error: everything but the card. */
+const singleUseFields: readonly string[] = [...cardFields, "stripeToken"];
+
+/** What is kept when the form comes back with an error: everything but the card (and its one-time token). */
 export function keptValues(values: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter(([field]) => !(cardFields as readonly string[]).includes(field)));
+  return Object.fromEntries(Object.entries(values).filter(([field]) => !singleUseFields.includes(field)));
 }

@@ -61,13 +61,24 @@ function contactValues(order: Order): Record<string, string> {
   return Object.fromEntries(contactFields.map((field) => [field, order[field]]));
 }
 
+function configuredProviders(providers: ReadonlyMap<string, unknown>) {
+  return { paypal: providers.has("paypal"), stripe: providers.has("stripe") };
+}
+
 export async function loadCheckout({ request, context }: RouteArgs) {
   const { market, lang } = context.get(storefrontStateContext);
   const { signingKey, settings, providers } = store();
   const texts = commerceTextsFor(lang);
   const bundleId = new URL(request.url).searchParams.get("bundle") ?? "";
   const quote = quoteCheckout(market, bundleId, new Date());
-  const base = { texts, testMode: settings.storeMode === "test", country: deliveryCountry(market), methods: paymentMethodsFor(market, { paypal: providers.has("paypal") }) };
+  const base = {
+    texts,
+    testMode: settings.storeMode === "test",
+    country: deliveryCountry(market),
+    methods: paymentMethodsFor(market, configuredProviders(providers)),
+    // Only the publishable key and where Stripe.js comes from reach the page.
+    stripe: settings.stripe && providers.has("stripe") ? { publishableKey: settings.stripe.publishableKey, jsUrl: settings.stripe.jsUrl } : null,
+  };
   // Nothing chosen yet is an ordinary visit; an unknown or retired bundle is a dead link.
   if (!bundleId) return { ...base, unavailable: true as const, notice: texts.checkout.nothingChosen };
   if (!quote) return data({ ...base, unavailable: true as const, notice: texts.checkout.unavailable }, { status: 404 });
@@ -131,7 +142,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   if (tokenCheck !== "valid") return reply(tokenCheck === "expired" ? 400 : 403, texts.expired, {}, newCheckoutToken(signingKey, values.bundle ?? ""));
 
   const country = deliveryCountry(market);
-  const methods = paymentMethodsFor(market, { paypal: providers.has("paypal") });
+  const methods = paymentMethodsFor(market, configuredProviders(providers));
   const digital = quote.lines.some((line) => line.kind === "digital");
   const errors = validateCheckout(values, { country, methods, digital, today: new Date() });
   if (Object.keys(errors).length > 0) return reply(400, texts.errorSummary, errors);
@@ -181,7 +192,8 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
         amountMinor: payment.amountMinor,
         currency: payment.currency,
         method,
-        details: { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
+        // Stripe's Payment Element sends a ConfirmationToken; the test gateway's fields sit in our form.
+        details: method === "stripe" ? { paymentMethod: values.stripeToken ?? "" } : { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
         saveMethod: isReusableMethod(method),
         returnUrl: `/checkout-return/${payment.id}`,
       });

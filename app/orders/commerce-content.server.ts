@@ -89,26 +89,31 @@ export function standardDeliveryMinor(market: Market): number {
   return delivery.markets[market.country].standardMinor;
 }
 
-/** What the checkout takes: the test gateway's methods, and PayPal where it is configured. */
-export type CheckoutMethodId = PaymentMethodId | "paypal";
-
 /**
- * The methods the checkout offers in a market: the test gateway's everywhere, and each real
- * provider's method where that provider is configured and the market offers it.
+ * What the checkout takes: Stripe's Payment Element (`stripe`) where Stripe is configured, else
+ * the test gateway's methods; and PayPal where it is configured.
  */
-export function paymentMethodsFor(market: Market, configured: { paypal: boolean }): readonly CheckoutMethodId[] {
+export type CheckoutMethodId = PaymentMethodId | "stripe" | "paypal";
+
+/** The methods the checkout offers in a market, given the providers the store has. */
+export function paymentMethodsFor(market: Market, configured: { paypal: boolean; stripe: boolean }): readonly CheckoutMethodId[] {
   const offersPayPal = configured.paypal && methods.markets[market.country].includes("paypal");
-  return offersPayPal ? [...paymentMethodIds, "paypal"] : paymentMethodIds;
+  const own: readonly CheckoutMethodId[] = configured.stripe ? ["stripe"] : paymentMethodIds;
+  return offersPayPal ? [...own, "paypal"] : own;
 }
 
-/** Whether a method can be charged again without the buyer (one-click upsells). */
+/**
+ * Whether a method can be charged again without the buyer (one-click upsells). The Payment
+ * Element is set up for future off-session use, so it only offers methods that can be.
+ */
 export function isReusableMethod(method: CheckoutMethodId): boolean {
+  if (method === "stripe") return true;
   return method === "paypal" ? methods.methods.paypal.reusable : methods.testGateway[method].reusable;
 }
 
 /** The provider that takes a checkout method. */
-export function providerOfMethod(method: CheckoutMethodId): "test" | "paypal" {
-  return method === "paypal" ? "paypal" : "test";
+export function providerOfMethod(method: CheckoutMethodId): "test" | "stripe" | "paypal" {
+  return method === "card" || method === "bank" ? "test" : method;
 }
 
 /** The methods a market offers with real providers, each with whether upsells charge it in one click. */

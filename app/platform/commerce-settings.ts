@@ -20,7 +20,7 @@ export interface CommerceSettings {
   /** PayPal's REST credentials, when the store has them (all three settings, or none). */
   paypal: { clientId: string; clientSecret: string; webhookId: string; apiUrl: string } | null;
   /** Stripe's keys, when the store has them (all three settings, or none). */
-  stripe: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl: string | null } | null;
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl: string | null; jsUrl: string } | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -87,6 +87,8 @@ export function readCommerceSettings(env: Env, cwd: string = process.cwd()): Com
       publishableKey: stripe.STRIPE_PUBLISHABLE_KEY,
       webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
       apiUrl: readUrl(env, "STRIPE_API_URL", ["http", "https"]),
+      // Stripe.js must come from Stripe; the tests serve a stand-in from the local fake.
+      jsUrl: readUrl(env, "STRIPE_JS_URL", ["http", "https"]) ?? "https://js.stripe.com/v3/",
     },
   };
 }

@@ -1,21 +1,12 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePayPal, type FakePayPal } from "../../app/payments/paypal/fake-paypal-api";
 import { fillContact } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
+import { freePort } from "./support/free-port";
 import { startServer, type RunningServer } from "./support/server";
 
 const session = openPageSession({ width: 390, height: 844 });
 const page = () => session.page;
-
-/** A free port, so the server knows its own public URL for PayPal's return links. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 // PayPal against a local fake of its API: its buyer page approves at once and sends the buyer back.
 describe("paying with PayPal", () => {

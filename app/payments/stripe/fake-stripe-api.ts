@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { browserRoute } from "./fake-stripe-browser";
 
 /**
  * TEST SUPPORT ONLY: a local stand-in for the part of Stripe's API our provider uses (customers,
@@ -700,6 +701,19 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       response.end(JSON.stringify(answer.body));
     };
 
+    const browser = browserRoute(
+      { confirmationToken: (method) => fake.confirmationToken(method), authenticate: (id, approved) => fake.authenticate(id, approved), returnUrlOf: (id) => intents.get(id)?.returnUrl ?? null },
+      method,
+      url,
+      rawBody,
+    );
+    if (browser) {
+      record.status = browser.status;
+      response.writeHead(browser.status, { "Content-Type": browser.contentType, "Access-Control-Allow-Origin": "*", ...(browser.location ? { Location: browser.location } : {}) });
+      response.end(browser.body);
+      return;
+    }
+
     const failure = takeFailure(path);
     if (failure?.dropConnection) {
       record.status = -1;
@@ -781,7 +795,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     return method;
   }
 
-  return {
+  const fake: FakeStripe = {
     url: baseUrl,
     secretKey,
     webhookSecret,
@@ -861,4 +875,5 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       });
     },
   };
+  return fake;
 }

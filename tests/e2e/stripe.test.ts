@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeStripe, type FakeStripe } from "../../app/payments/stripe/fake-stripe-api";
+import { fillContact } from "./support/buyer";
+import { openHydrated, openPageSession } from "./support/chromium";
+import { freePort } from "./support/free-port";
+import { startServer, type RunningServer } from "./support/server";
+
+const session = openPageSession({ width: 390, height: 844 });
+const page = () => session.page;
+
+// Stripe against a local fake of its API, whose stand-in for Stripe.js has a card-number field.
+describe("paying with Stripe's Payment Element", () => {
+  let stripe: FakeStripe;
+  let server: RunningServer;
+  beforeAll(async () => {
+    stripe = await startFakeStripe({ secretKey: "sk_test_store", webhookSecret: "whsec_store" });
+    const port = await freePort();
+    server = await startServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      STRIPE_SECRET_KEY: "sk_test_store",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_store",
+      STRIPE_WEBHOOK_SECRET: "whsec_store",
+      STRIPE_API_URL: stripe.url,
+      STRIPE_JS_URL: `${stripe.url}/v3`,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await stripe?.close();
+  });
+
+  async function payWith(card: string): Promise<void> {
+    await openHydrated(page(), `${server.url}/checkout/de?bundle=shape-3`);
+    await fillContact(page(), { email: "lena@example.com", givenName: "Lena", familyName: "Beispiel", addressLine1: "Hauptstraße 5", postalCode: "10115", city: "Berlin" });
+    await page().locator('[data-fake-stripe="number"]').fill(card);
+    await page().getByTestId("place-order").click();
+  }
+
+  it("pays with a confirmation token, keeps the card for the customer, and charges an upsell off-session", { timeout: 60_000 }, async () => {
+    await payWith("4242 4242 4242 4242");
+    await page().waitForURL(/\/upsell\/de$/);
+    const [intent] = stripe.requestsTo("POST", "/v1/payment_intents");
+    expect(intent?.params).toMatchObject({ amount: "8970", currency: "eur", confirm: "true", setup_future_usage: "off_session", confirmation_token: expect.stringMatching(/^ctoken_/) });
+    await page().waitForSelector("html[data-hydrated]");
+    await page().getByTestId("digital-consent").check();
+    await page().getByTestId("upsell-accept").click();
+    await page().waitForURL(/\/upsellMind\/de$/);
+    const upsell = stripe.requestsTo("POST", "/v1/payment_intents")[1];
+    expect(upsell?.params).toMatchObject({ amount: "990", off_session: "true", confirm: "true", customer: expect.stringMatching(/^cus_/) });
+    await openHydrated(page(), `${server.url}/thankyou/de`);
+    expect(await page().getByTestId("order-line").count()).toBe(2);
+    expect(session.problems).toEqual([]);
+  });
+
+  it("authenticates on Stripe's page at checkout and again for an upsell that needs it", { timeout: 60_000 }, async () => {
+    await payWith("4000 0027 6000 3184");
+    await page().getByTestId("stripe-3ds-approve").click();
+    await page().waitForURL(/\/upsell\/de$/);
+    await page().waitForSelector("html[data-hydrated]");
+    await page().getByTestId("digital-consent").check();
+    await page().getByTestId("upsell-accept").click();
+    await page().getByTestId("stripe-3ds-approve").click();
+    await page().waitForURL(/\/upsellMind\/de$/);
+    await openHydrated(page(), `${server.url}/thankyou/de`);
+    expect(await page().getByTestId("order-line").count()).toBe(2);
+  });
+
+  it("says why a card is declined and keeps the buyer's details", { timeout: 60_000 }, async () => {
+    await payWith("4000 0000 0000 0002");
+    await page().getByTestId("checkout-error").waitFor();
+    expect(await page().locator('[name="city"]').inputValue()).toBe("Berlin");
+  });
+
+  it("opens the content-security policy for Stripe on the checkout page only", async () => {
+    const origin = new URL(stripe.url).origin;
+    const checkout = await fetch(`${server.url}/checkout/de?bundle=shape-3`);
+    expect(checkout.headers.get("content-security-policy")).toContain(`script-src 'self' 'nonce-`);
+    expect(checkout.headers.get("content-security-policy")).toContain(origin);
+    const offer = await fetch(`${server.url}/offer`, { headers: { "CF-IPCountry": "DE" } });
+    expect(offer.headers.get("content-security-policy")).not.toContain(origin);
+  });
+});
