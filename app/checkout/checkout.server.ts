@@ -5,7 +5,7 @@ import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod,
 import { orderIdFromRequest } from "../orders/order-access.server";
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
-import { outcomeOfPayment, waitForSettledPayment } from "../orders/payment-attempts.server";
+import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
 import type { DeclineCode, PaymentOutcome } from "../payments/provider";
@@ -195,7 +195,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
         // Stripe's Payment Element sends a ConfirmationToken; the test gateway's fields sit in our form.
         details: method === "stripe" ? { paymentMethod: values.stripeToken ?? "" } : { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
         saveMethod: isReusableMethod(method),
-        returnUrl: `/checkout-return/${payment.id}`,
+        returnUrl: providerReturnPath(payments.id, payment.id, params.locale ? "upsell-2" : "upsell"),
       });
     } catch (error) {
       // The provider may or may not have charged: the payment stays open, and the retry's call with
@@ -218,7 +218,7 @@ function thankYouPath(next: string, locale: string | undefined): string {
 }
 
 /** Where the provider's pages send the buyer back: the order follows what the provider says. */
-export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }) {
+export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }): Promise<never> {
   const { db, providers, orderCookie } = store();
   const payment = /^[0-9a-f-]{36}$/.test(params.payment ?? "") ? await paymentById(db, params.payment ?? "") : undefined;
   const ownOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));

@@ -33,7 +33,8 @@ export function mayCarryOrder(request: Request): boolean {
 export function rendersOwnOrder(pathname: string, cookieHeader: string | undefined): boolean {
   if (!orderCookiePattern.test(cookieHeader ?? "")) return false;
   const page = routeEntryForPath(pathname.replace(/\.data$/, ""))?.page;
-  return page === "upsell" || page === "thank-you";
+  // The PayPal confirmation page finishes a buyer's payment when PayPal sends them back to it.
+  return page === "upsell" || page === "thank-you" || page === "paypal-confirm";
 }
 
 /**

@@ -23,3 +23,12 @@ export function outcomeOfPayment(payment: Payment): PaymentOutcome | null {
   }
   return null;
 }
+
+/**
+ * Where a provider's pages send the buyer back. PayPal's return is the specification's
+ * `/paypal-confirm/:from` page, named after the step the buyer continues to; the others come back
+ * through `/checkout-return`. Both hand the payment to the same return handling.
+ */
+export function providerReturnPath(providerId: string, paymentId: string, continueTo: string): string {
+  return providerId === "paypal" ? `/paypal-confirm/${continueTo}?payment=${paymentId}` : `/checkout-return/${paymentId}`;
+}

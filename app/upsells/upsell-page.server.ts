@@ -14,7 +14,7 @@ import { orderIdFromRequest } from "../orders/order-access.server";
 import { orderById, type Order, type Payment } from "../orders/order-records.server";
 import { mayCarryOrder } from "../orders/order-page.server";
 import { applyPaymentOutcome } from "../orders/order-service.server";
-import { outcomeOfPayment, waitForSettledPayment } from "../orders/payment-attempts.server";
+import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
 import { quoteLine } from "../orders/quote.server";
 import { beginUpsell, declineUpsell, latestUpsellPayment, upsellState, type UpsellState } from "../orders/upsell-service.server";
 import type { DeclineCode, PaymentOutcome } from "../payments/provider";
@@ -166,7 +166,8 @@ export async function answerUpsell({ request, context }: RouteArgs) {
     outcome = payment.status === "requires_action" && payment.providerRef ? await provider.retrievePayment(payment.providerRef) : outcomeOfPayment(payment);
   }
   if (!outcome) {
-    const returnUrl = `/checkout-return/${payment.id}`;
+    const { next: nextStep } = upsellOfPath(url.pathname);
+    const returnUrl = providerReturnPath(provider.id, payment.id, routeEntryForPath(url.pathname)?.param === "locale" ? `${nextStep}-2` : nextStep);
     try {
       outcome = paid.reusableMethodRef
         ? await provider.chargeSavedMethod({

@@ -29,7 +29,16 @@ describe("paying with PayPal", () => {
     await page().getByTestId("place-order").click();
     await page().waitForURL(/\/upsell\/fr$/);
     const [created] = paypal.requestsTo("POST", "/v2/checkout/orders");
-    expect(created?.body).toMatchObject({ intent: "CAPTURE", payment_source: { paypal: { attributes: { vault: { store_in_vault: "ON_SUCCESS" } } } } });
+    expect(created?.body).toMatchObject({
+      intent: "CAPTURE",
+      payment_source: {
+        paypal: {
+          attributes: { vault: { store_in_vault: "ON_SUCCESS" } },
+          // Back through the specification's confirmation page, named after the next step.
+          experience_context: { return_url: expect.stringMatching(/\/paypal-confirm\/upsell-2\?payment=[0-9a-f-]{36}$/) },
+        },
+      },
+    });
     await page().waitForSelector("html[data-hydrated]");
     await page().getByTestId("digital-consent").check();
     await page().getByTestId("upsell-accept").click();
@@ -40,6 +49,21 @@ describe("paying with PayPal", () => {
     expect(charges[1]?.headers["paypal-request-id"]).toMatch(/:upsell:upsell:1$/);
     await openHydrated(page(), `${server.url}/thankyou/fr`);
     expect(await page().getByTestId("order-line").count()).toBe(2);
+  });
+
+  it("comes back as cancelled when the buyer cancels at PayPal, with the details kept", { timeout: 60_000 }, async () => {
+    await openHydrated(page(), `${server.url}/checkout/de?bundle=shape-1`);
+    await fillContact(page(), { email: "lena@example.com", givenName: "Lena", familyName: "Beispiel", addressLine1: "Hauptstraße 5", postalCode: "10115", city: "Berlin" });
+    await page().locator('input[name="method"][value="paypal"]').check();
+    await page().route(/\/checkoutnow\?/, async (route) => {
+      // The buyer presses "cancel" on PayPal's page: PayPal sends them to the cancel URL.
+      const created = paypal.requestsTo("POST", "/v2/checkout/orders").at(-1)?.body as { payment_source: { paypal: { experience_context: { cancel_url: string } } } };
+      await route.fulfill({ status: 302, headers: { Location: created.payment_source.paypal.experience_context.cancel_url } });
+    });
+    await page().getByTestId("place-order").click();
+    await page().waitForURL(/\/checkout\/de\?bundle=shape-1$/);
+    await page().getByTestId("checkout-error").waitFor();
+    expect(await page().locator('[name="city"]').inputValue()).toBe("Berlin");
   });
 
   it("is not offered where PayPal cannot vault (Switzerland)", async () => {
