@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { minorToPayPalValue, payPalValueToMinor } from "./paypal-amounts";
-import { payPalCanVault } from "./paypal-markets";
 
 describe("PayPal amounts", () => {
   it.each<[number, string, string]>([
@@ -46,17 +45,5 @@ describe("PayPal amounts", () => {
     ["1.00", "XXX"],
   ])("refuses to read %j %s", (value, currency) => {
     expect(() => payPalValueToMinor(value, currency)).toThrow(RangeError);
-  });
-});
-
-describe("PayPal vaulting by market", () => {
-  it.each([
-    ["CH", false],
-    ["CH-FR", false],
-    ["DE", true],
-    ["GB", true],
-    ["SE", true],
-  ] as const)("%s can vault: %s", (country, canVault) => {
-    expect(payPalCanVault(country)).toBe(canVault);
   });
 });
