@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { contentSecurityPolicy, nonceSource } from "../server/csp";
 import { stripePageOrigins } from "./checkout/stripe-page-origins.server";
 import { CspNonceContext } from "./platform/csp-nonce";
@@ -15,6 +15,16 @@ export { startStore, stopStore } from "./platform/store.server";
 export { rendersOwnOrder } from "./orders/order-page.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Server errors are logged; a request the route cannot take (a POST to a page without a form,
+ * an unknown payment) is the client's mistake, answered with its 4xx and not logged as ours.
+ */
+export function handleError(error: unknown, { request }: { request: Request }): void {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  console.error(error);
+}
 
 /** Prerendered files get hashes from the server instead, so they carry no nonce. */
 function isPrerender(request: Request): boolean {

@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { ServerBuild } from "react-router";
 import { contentSecurityPolicy } from "./csp.js";
 import { indexPrerendered, type PrerenderedFile } from "./prerendered.js";
-import { rejectMalformedUrls } from "./request-guard.js";
+import { rejectMalformedUrls, rejectUnsupportedMethods } from "./request-guard.js";
 
 const staticPolicy = contentSecurityPolicy([]);
 
@@ -67,6 +67,7 @@ export async function createApp(buildDir: string): Promise<Storefront> {
 
   const app = express();
   app.disable("x-powered-by");
+  app.use(rejectUnsupportedMethods);
   app.use(rejectMalformedUrls);
   app.use(securityHeaders);
   app.use(compression());

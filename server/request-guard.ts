@@ -30,3 +30,12 @@ export function rejectMalformedUrls(req: Request, res: Response, next: NextFunct
   if (!problem) return next();
   res.status(problem.status).type("html").send(page(problem.reason));
 }
+
+/** What the storefront answers to: pages and files, and its forms and provider webhooks. */
+const allowedMethods = ["GET", "HEAD", "POST"];
+
+/** TRACE, PUT, DELETE and the like get 405 with the methods that are allowed, before any routing. */
+export function rejectUnsupportedMethods(req: Request, res: Response, next: NextFunction): void {
+  if (allowedMethods.includes(req.method)) return next();
+  res.status(405).set("Allow", allowedMethods.join(", ")).type("text/plain").send("Method not allowed");
+}

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { describe, expect, inject, it } from "vitest";
 import { routeEntries } from "../../app/funnel/route-table";
 
@@ -105,6 +106,24 @@ describe("serving", () => {
   it("varies pages without a locale on the geo header", async () => {
     const { response } = await get("/offer", { "CF-IPCountry": "GB" });
     expect(response.headers.get("vary")).toContain("CF-IPCountry");
+  });
+
+  it.each([
+    ["TRACE", "/offer"],
+    ["PUT", "/checkout/de"],
+    ["DELETE", "/refund/fr"],
+    ["POST", "/checkout-return/00000000-0000-0000-0000-000000000000"],
+  ])("answers %s %s with 405, never a server error", async (method, path) => {
+    // Through node:http: fetch refuses to send TRACE at all.
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const request = httpRequest(baseUrl + path, { method }, (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      });
+      request.on("error", reject);
+      request.end();
+    });
+    expect(status).toBe(405);
   });
 
   it("answers the health check and has a favicon", async () => {
