@@ -32,7 +32,7 @@ export async function receiveWebhook(db: Database, provider: PaymentProvider | u
   if (stored?.appliedAt) return 200;
   // Applying is itself idempotent (final payment states are kept, refunds carry totals), so a
   // delivery that races another, or follows a crash before `applied_at` was set, changes nothing twice.
-  await applyEvent(db, provider.id, event);
+  await applyEvent(db, provider, event);
   await db
     .update(webhookEvents)
     .set({ appliedAt: new Date() })
@@ -48,9 +48,9 @@ async function paymentOf(db: Database, providerId: string, providerRef: string):
   return payment;
 }
 
-async function applyEvent(db: Database, providerId: string, event: PaymentEvent): Promise<void> {
+async function applyEvent(db: Database, provider: PaymentProvider, event: PaymentEvent): Promise<void> {
   if (event.type === "ignored") return;
-  const payment = await paymentOf(db, providerId, event.providerRef);
+  const payment = await paymentOf(db, provider.id, event.providerRef);
   // An event about a payment this store never made (another shop on the same account): nothing to do.
   if (!payment) return;
   switch (event.type) {
@@ -68,6 +68,10 @@ async function applyEvent(db: Database, providerId: string, event: PaymentEvent)
       return;
     case "payment.disputed":
       await recordEvent(db, payment.orderId, "payment_disputed", { payment: payment.id });
+      return;
+    case "payment.awaiting_store":
+      // Asking the provider is what the buyer's return would have done (PayPal captures then).
+      await applyPaymentOutcome(db, payment.id, await provider.retrievePayment(event.providerRef));
       return;
   }
 }

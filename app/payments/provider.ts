@@ -63,6 +63,8 @@ export type PaymentEvent =
   | { type: "payment.failed"; providerRef: string; code: DeclineCode }
   | { type: "payment.refunded"; providerRef: string; amountRefundedMinor: number }
   | { type: "payment.disputed"; providerRef: string }
+  /** The provider waits for us (PayPal: the buyer approved but never came back): ask it and act on the answer. */
+  | { type: "payment.awaiting_store"; providerRef: string }
   /** Verified, but nothing the store acts on: acknowledged and ignored. */
   | { type: "ignored"; providerType: string };
 

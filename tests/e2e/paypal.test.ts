@@ -66,6 +66,36 @@ describe("paying with PayPal", () => {
     expect(await page().locator('[name="city"]').inputValue()).toBe("Berlin");
   });
 
+  it("captures an order approved at PayPal by a buyer who never came back, when PayPal's webhook says so", { timeout: 60_000 }, async () => {
+    await openHydrated(page(), `${server.url}/checkout/fr?bundle=shape-1`);
+    await fillContact(page());
+    await page().locator('input[name="method"][value="paypal"]').check();
+    let orderId = "";
+    await page().route(/\/checkoutnow\?/, async (route) => {
+      // The buyer approves at PayPal, then closes the tab instead of coming back.
+      orderId = new URL(route.request().url()).searchParams.get("token") ?? "";
+      paypal.approve(orderId);
+      await route.fulfill({ status: 200, contentType: "text/html", body: "<p>Approved</p>" });
+    });
+    await page().getByTestId("place-order").click();
+    await expect.poll(() => orderId).not.toBe("");
+    paypal.setVerificationStatus("SUCCESS");
+    const webhook = JSON.stringify({ id: `WH-${orderId}`, event_version: "1.0", event_type: "CHECKOUT.ORDER.APPROVED", resource: { id: orderId } });
+    const headers = {
+      "Content-Type": "application/json",
+      "PayPal-Auth-Algo": "SHA256withRSA",
+      "PayPal-Cert-Url": "https://api.paypal.com/v1/notifications/certs/CERT-fake",
+      "PayPal-Transmission-Id": orderId,
+      "PayPal-Transmission-Sig": "c2lnbmF0dXJl",
+      "PayPal-Transmission-Time": new Date().toISOString(),
+    };
+    expect((await fetch(`${server.url}/webhooks/paypal`, { method: "POST", body: webhook, headers })).status).toBe(200);
+    expect(paypal.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(1);
+    // The buyer's own thank-you page now shows the paid order.
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-number").count()).toBe(1);
+  });
+
   it("is not offered where PayPal cannot vault (Switzerland)", async () => {
     await openHydrated(page(), `${server.url}/checkout/ch?bundle=shape-3`);
     expect(await page().locator('input[name="method"][value="paypal"]').count()).toBe(0);

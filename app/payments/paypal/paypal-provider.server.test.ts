@@ -446,7 +446,7 @@ describe("verifyWebhook", () => {
   it("asks PayPal with the headers, our webhook id and the event exactly as sent", async () => {
     const rawBody = `{"id":"WH-1",  "event_type":"CHECKOUT.ORDER.APPROVED", "resource":{"id":"X","amount":{"value":"10.50"}}}`;
     const headers = signedHeaders();
-    expect(await paypal().verifyWebhook(headers, rawBody)).toEqual({ eventId: "WH-1", event: { type: "ignored", providerType: "CHECKOUT.ORDER.APPROVED" } });
+    expect(await paypal().verifyWebhook(headers, rawBody)).toEqual({ eventId: "WH-1", event: { type: "payment.awaiting_store", providerRef: "X" } });
 
     const [request] = verifyCalls();
     expect(request?.body).toEqual({

@@ -83,6 +83,11 @@ async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown
     }
     case "PAYMENT.CAPTURE.REFUNDED":
       return refundedEvent(api, resource, ignored);
+    case "CHECKOUT.ORDER.APPROVED": {
+      // Approved at PayPal by a buyer who may never come back to us: the store captures it.
+      const orderId = textAt(resource, "id");
+      return orderId ? { type: "payment.awaiting_store", providerRef: orderId } : ignored;
+    }
     case "CUSTOMER.DISPUTE.CREATED": {
       const captureId = textAt(resource, "disputed_transactions", 0, "seller_transaction_id");
       const orderId = captureId ? await orderIdOfCaptureId(api, captureId) : undefined;
