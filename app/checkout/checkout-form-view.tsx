@@ -4,6 +4,7 @@ import { Field } from "../forms/field";
 import { formatMoney } from "../market/money";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
+import type { CheckoutMethodId } from "../orders/commerce-content.server";
 import type { CommerceTexts } from "../orders/commerce-texts.server";
 import { autocompleteTokens, checkoutFields, validateCheckout, type CheckoutErrors, type ContactField } from "./checkout-form";
 import { useStripePaymentElement, type StripeConfig } from "./stripe-payment-element";
@@ -13,7 +14,7 @@ interface CheckoutFormProps {
   token: string;
   bundleId: string;
   country: string;
-  methods: readonly ("card" | "bank" | "stripe" | "paypal")[];
+  methods: readonly CheckoutMethodId[];
   /** Stripe's publishable key and script, when Stripe takes the payment. */
   stripe: StripeConfig | null;
   digital: boolean;
@@ -22,6 +23,9 @@ interface CheckoutFormProps {
   errors: CheckoutErrors;
   message: string | null;
 }
+
+/** Methods paid inside our page or with their own hint; the others are approved on their own page. */
+const inPageMethods: readonly CheckoutMethodId[] = ["card", "bank", "stripe", "paypal"];
 
 const addressFields: readonly { field: ContactField; type?: string; optional?: boolean }[] = [
   { field: "givenName" },
@@ -56,6 +60,8 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
     for (const input of form.current?.querySelectorAll<HTMLInputElement>('[autocomplete^="cc-"]') ?? []) input.value = "";
     if (stripeToken.current) stripeToken.current.value = "";
   }, [message, token, serverErrors]);
+  // The Payment Element is introduced as the card method it mostly is; the rest by their names.
+  const methodName = (id: CheckoutMethodId) => texts.methods[id === "stripe" ? "card" : id];
   const countryName = new Intl.DisplayNames([market.languageTag], { type: "region" }).of(country) ?? country;
   const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);
 
@@ -137,7 +143,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
           <div key={id} className="checkout-method">
             <label className="quiz__option">
               <input type="radio" name="method" value={id} checked={method === id} onChange={() => setMethod(id)} />
-              <span>{texts.methods[id === "stripe" ? "card" : id]}</span>
+              <span>{methodName(id)}</span>
             </label>
             {id === "card" && method === "card" ? (
               <div className="checkout-card">
@@ -166,6 +172,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
             ) : null}
             {id === "bank" && method === "bank" ? <p className="form-hint">{texts.bankHint}</p> : null}
             {id === "paypal" && method === "paypal" ? <p className="form-hint">{texts.paypalHint}</p> : null}
+            {id === method && !inPageMethods.includes(id) ? <p className="form-hint">{texts.redirectHint.replace("{method}", methodName(id))}</p> : null}
           </div>
         ))}
         {errors.method ? (

@@ -89,16 +89,22 @@ export function standardDeliveryMinor(market: Market): number {
   return delivery.markets[market.country].standardMinor;
 }
 
+/** Methods the buyer approves on their own page for each payment, taken through Stripe. */
+export type StripeRedirectMethodId = "swish" | "mobilepay" | "twint" | "eps" | "klarna";
+
 /**
- * What the checkout takes: Stripe's Payment Element (`stripe`) where Stripe is configured, else
- * the test gateway's methods; and PayPal where it is configured.
+ * What the checkout takes: Stripe's Payment Element (`stripe`, reusable methods) and the market's
+ * methods approved on their own page, where Stripe is configured, else the test gateway's methods;
+ * and PayPal where it is configured.
  */
-export type CheckoutMethodId = PaymentMethodId | "stripe" | "paypal";
+export type CheckoutMethodId = PaymentMethodId | "stripe" | "paypal" | StripeRedirectMethodId;
 
 /** The methods the checkout offers in a market, given the providers the store has. */
 export function paymentMethodsFor(market: Market, configured: { paypal: boolean; stripe: boolean }): readonly CheckoutMethodId[] {
-  const offersPayPal = configured.paypal && methods.markets[market.country].includes("paypal");
-  const own: readonly CheckoutMethodId[] = configured.stripe ? ["stripe"] : paymentMethodIds;
+  const live = methods.markets[market.country];
+  const offersPayPal = configured.paypal && live.includes("paypal");
+  const stripeRedirects = live.filter((id) => methods.methods[id].provider === "stripe" && !methods.methods[id].reusable) as StripeRedirectMethodId[];
+  const own: readonly CheckoutMethodId[] = configured.stripe ? ["stripe", ...stripeRedirects] : paymentMethodIds;
   return offersPayPal ? [...own, "paypal"] : own;
 }
 
@@ -108,12 +114,14 @@ export function paymentMethodsFor(market: Market, configured: { paypal: boolean;
  */
 export function isReusableMethod(method: CheckoutMethodId): boolean {
   if (method === "stripe") return true;
-  return method === "paypal" ? methods.methods.paypal.reusable : methods.testGateway[method].reusable;
+  if (method === "card" || method === "bank") return methods.testGateway[method].reusable;
+  return methods.methods[method].reusable;
 }
 
 /** The provider that takes a checkout method. */
 export function providerOfMethod(method: CheckoutMethodId): "test" | "stripe" | "paypal" {
-  return method === "card" || method === "bank" ? "test" : method;
+  if (method === "card" || method === "bank") return "test";
+  return method === "paypal" ? "paypal" : "stripe";
 }
 
 /** The methods a market offers with real providers, each with whether upsells charge it in one click. */

@@ -66,6 +66,26 @@ describe("paying with Stripe's Payment Element", () => {
     expect(await page().getByTestId("order-line").count()).toBe(2);
   });
 
+  it("takes Swish in Sweden on its own page, and asks again on that page for an upsell", { timeout: 60_000 }, async () => {
+    await openHydrated(page(), `${server.url}/checkout/se?bundle=shape-3`);
+    expect(await page().locator('input[name="method"]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(["stripe", "swish", "klarna"]);
+    await fillContact(page(), { email: "sara@example.com", givenName: "Sara", familyName: "Lind", addressLine1: "Storgatan 1", postalCode: "114 55", city: "Stockholm" });
+    await page().locator('input[name="method"][value="swish"]').check();
+    await page().getByTestId("place-order").click();
+    await page().getByTestId("stripe-3ds-approve").click();
+    await page().waitForURL(/\/upsell\/se$/);
+    const [intent] = stripe.requestsTo("POST", "/v1/payment_intents").slice(-1);
+    expect(intent?.params).toMatchObject({ payment_method_data: { type: "swish" }, allowed_payment_method_types: { 0: "swish" }, confirm: "true" });
+    expect(intent?.params).not.toHaveProperty("setup_future_usage");
+    await page().waitForSelector("html[data-hydrated]");
+    await page().getByTestId("digital-consent").check();
+    await page().getByTestId("upsell-accept").click();
+    await page().getByTestId("stripe-3ds-approve").click();
+    await page().waitForURL(/\/upsellMind\/se$/);
+    await openHydrated(page(), `${server.url}/thankyou/se`);
+    expect(await page().getByTestId("order-line").count()).toBe(2);
+  });
+
   it("says why a card is declined and keeps the buyer's details", { timeout: 60_000 }, async () => {
     await payWith("4000 0000 0000 0002");
     await page().getByTestId("checkout-error").waitFor();

@@ -54,7 +54,12 @@ export const fakeTestPaymentMethods = {
   /** Like card 4000 0027 6000 3184: 3-D Secure on every payment; off-session charges fail with authentication_required. */
   authenticationRequired: "pm_card_authenticationRequired",
   sepaDebit: "pm_sepa_debit",
+  /** A method the buyer approves on its own page each time (Swish, MobilePay, TWINT, EPS, Klarna). */
+  redirect: "pm_redirect",
 } as const;
+
+/** Method types that pay through their own page and cannot be charged again. */
+const redirectTypes = ["swish", "mobilepay", "twint", "eps", "klarna"];
 
 type MethodBehaviour = keyof typeof fakeTestPaymentMethods;
 
@@ -123,6 +128,8 @@ interface FakeCustomer {
 interface FakeMethod {
   id: string;
   behaviour: MethodBehaviour;
+  /** The method's type when it is not a card or SEPA debit (a redirect method). */
+  type?: string;
   customer: string | null;
   /** Used once without a customer: Stripe refuses to use it again. */
   consumed: boolean;
@@ -281,6 +288,13 @@ class Params {
     return value as T;
   }
 
+  object(key: string): FormObject | undefined {
+    const value = this.has(key) ? this.params[key] : undefined;
+    if (value === undefined) return undefined;
+    if (typeof value === "string") return this.fail(`Invalid object: ${key} must be a hash`, key);
+    return value;
+  }
+
   metadata(key = "metadata"): Record<string, string> {
     const value = this.has(key) ? this.params[key] : undefined;
     if (value === undefined) return {};
@@ -342,6 +356,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   function methodJson(method: FakeMethod) {
     const isSepa = method.behaviour === "sepaDebit";
+    if (method.type) return { id: method.id, object: "payment_method", type: method.type, customer: method.customer, created: method.created, livemode: false, [method.type]: {} };
     return {
       id: method.id,
       object: "payment_method",
@@ -490,6 +505,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           ? { type: "redirect_to_url", redirect_to_url: { url: `${baseUrl}/fake/authenticate/${intent.id}`, return_url: intent.returnUrl } }
           : { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect" } };
         return { status: 200, body: intentJson(intent) };
+      case "redirect":
+        if (offSession) return invalid("This PaymentMethod type cannot be used off-session.", "off_session");
+        intent.status = "requires_action";
+        intent.nextAction = { type: "redirect_to_url", redirect_to_url: { url: `${baseUrl}/fake/authenticate/${intent.id}`, return_url: intent.returnUrl } };
+        return { status: 200, body: intentJson(intent) };
       case "sepaDebit":
         intent.status = "processing";
         intent.nextAction = null;
@@ -513,8 +533,26 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     return { status: 200, body: customerJson(customer) };
   }
 
-  /** payment_method or confirmation_token (never both), as the method to confirm with. */
+  /** A redirect method made from `payment_method_data`, which must agree with `payment_method_types`. */
+  function methodFromData(read: Params): { methodId: string | null; problem: Answer | null } {
+    const data = read.object("payment_method_data");
+    const types = Object.values(read.object("allowed_payment_method_types") ?? {});
+    const type = typeof data?.type === "string" ? data.type : undefined;
+    if (!type || !redirectTypes.includes(type)) return { methodId: null, problem: invalid("payment_method_data[type] must be a payment method type this account offers.", "payment_method_data[type]") };
+    if (types.length !== 1 || types[0] !== type) return { methodId: null, problem: invalid("allowed_payment_method_types must list the type of payment_method_data.", "allowed_payment_method_types") };
+    const unknown = Object.keys(data ?? {}).find((key) => key !== "type" && key !== "billing_details");
+    if (unknown) return { methodId: null, problem: invalid(`Received unknown parameter: payment_method_data[${unknown}]`, `payment_method_data[${unknown}]`, "parameter_unknown") };
+    const method: FakeMethod = { id: stripeId("pm"), behaviour: "redirect", type, customer: null, consumed: false, created: nowSeconds() };
+    methods.set(method.id, method);
+    return { methodId: method.id, problem: null };
+  }
+
+  /** payment_method, confirmation_token or payment_method_data (only one), as the method to confirm with. */
   function methodToConfirmWith(read: Params): { methodId: string | null; problem: Answer | null } {
+    if (read.has("payment_method_data")) {
+      if (read.has("payment_method") || read.has("confirmation_token")) return { methodId: null, problem: invalid("You may only specify one of these parameters: payment_method, confirmation_token, payment_method_data.", "payment_method_data") };
+      return methodFromData(read);
+    }
     const paymentMethod = read.text("payment_method");
     const token = read.text("confirmation_token");
     if (paymentMethod !== undefined && token !== undefined) return { methodId: null, problem: invalid("You may only specify one of these parameters: payment_method, confirmation_token.", "confirmation_token") };
@@ -525,7 +563,21 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   }
 
   function createIntent(params: FormObject): Answer {
-    const read = new Params(params, ["amount", "currency", "customer", "payment_method", "confirmation_token", "confirm", "off_session", "return_url", "setup_future_usage", "metadata", "description"]);
+    const read = new Params(params, [
+      "amount",
+      "currency",
+      "customer",
+      "payment_method",
+      "confirmation_token",
+      "payment_method_data",
+      "allowed_payment_method_types",
+      "confirm",
+      "off_session",
+      "return_url",
+      "setup_future_usage",
+      "metadata",
+      "description",
+    ]);
     const amount = read.integer("amount", true);
     const currency = read.text("currency", true);
     const customerId = read.text("customer");

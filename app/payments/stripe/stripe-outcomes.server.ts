@@ -71,7 +71,8 @@ export function outcomeOfIntent(intent: Stripe.PaymentIntent): PaymentOutcome {
       return { status: "succeeded", providerRef, reusableMethodRef: reusableMethodRefOf(intent) };
     case "requires_action": {
       // Every confirmation carries a return_url, so Stripe offers a page to send the buyer to.
-      const actionUrl = intent.next_action?.redirect_to_url?.url;
+      // Swish shows its own page with the QR code or the app link instead of a plain redirect.
+      const actionUrl = intent.next_action?.redirect_to_url?.url ?? intent.next_action?.swish_handle_redirect_or_display_qr_code?.hosted_instructions_url;
       if (!actionUrl) throw new UnexpectedIntentState(intent, `its next action (${intent.next_action?.type ?? "none"}) has no page for the buyer`);
       return { status: "requires_action", providerRef, actionUrl };
     }

@@ -159,6 +159,19 @@ describe("startPayment", () => {
     expect(fake.requestsTo("GET", `/v1/payment_intents/${intentId}`)).toHaveLength(1);
   });
 
+  it.each(["swish", "mobilepay", "twint", "eps", "klarna"])("sends a %s payment to its own page, saving nothing, and reads the result on return", async (method) => {
+    const provider = stripe();
+    const outcome = await provider.startPayment(checkout({ method, details: {}, saveMethod: false }));
+    const intentId = refOf(outcome);
+    expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, actionUrl: `${fake.url}/fake/authenticate/${intentId}` });
+    const created = postsTo("/v1/payment_intents").at(-1);
+    expect(created?.params).toMatchObject({ payment_method_data: { type: method }, allowed_payment_method_types: { 0: method }, confirm: "true" });
+    expect(created?.params).not.toHaveProperty("setup_future_usage");
+    expect(created?.params).not.toHaveProperty("customer");
+    fake.authenticate(intentId, true);
+    expect(await provider.retrievePayment(intentId)).toEqual({ status: "succeeded", providerRef: intentId, reusableMethodRef: null });
+  });
+
   it("reads a failed authentication as authentication_failed", async () => {
     const provider = stripe();
     const intentId = refOf(await provider.startPayment(checkout({ details: { paymentMethod: fakeTestPaymentMethods.authenticationRequired } })));

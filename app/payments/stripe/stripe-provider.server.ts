@@ -92,6 +92,14 @@ function stripeCurrency(currency: string): string {
 /** What the Payment Element produced: a PaymentMethod, or a ConfirmationToken (which also carries mandates). */
 type BrowserMethod = { payment_method: string } | { confirmation_token: string };
 
+/** Methods the buyer approves on their own page for every payment: they cannot be charged again. */
+export const stripeRedirectMethods = ["swish", "mobilepay", "twint", "eps", "klarna"] as const;
+type StripeRedirectMethod = (typeof stripeRedirectMethods)[number];
+
+function isRedirectMethod(method: string): method is StripeRedirectMethod {
+  return (stripeRedirectMethods as readonly string[]).includes(method);
+}
+
 function browserMethodOf(details: Readonly<Record<string, string>>): BrowserMethod | null {
   const value = (details.paymentMethod ?? "").trim();
   if (/^pm_[A-Za-z0-9_]+$/.test(value)) return { payment_method: value };
@@ -176,6 +184,20 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
       const currency = stripeCurrency(input.currency);
       const returnUrl = stripeReturnUrl(publicUrl, input.returnUrl);
       const method = browserMethodOf(input.details);
+      // A method approved on its own page each time (Swish, EPS, ...): Stripe sends the buyer there.
+      if (!method && isRedirectMethod(input.method)) {
+        const params: Stripe.PaymentIntentCreateParams = {
+          amount,
+          currency,
+          allowed_payment_method_types: [input.method],
+          payment_method_data: { type: input.method, billing_details: { email: input.customer.email, name: input.customer.name } },
+          confirm: true,
+          return_url: returnUrl,
+          metadata: { order_number: input.orderNumber },
+        };
+        const answer = await attempt("POST /v1/payment_intents", () => stripe.paymentIntents.create(params, { idempotencyKey: `${input.idempotencyKey}:intent` }));
+        return answer.ok ? outcomeOfIntent(answer.value) : answer.declined;
+      }
       // Nothing the Payment Element produced: the buyer has to enter the method again.
       if (!method) return { status: "declined", providerRef: null, code: "card_declined" };
 
