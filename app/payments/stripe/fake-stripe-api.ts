@@ -56,6 +56,8 @@ export const fakeTestPaymentMethods = {
   sepaDebit: "pm_sepa_debit",
   /** A method the buyer approves on its own page each time (Swish, MobilePay, TWINT, EPS, Klarna). */
   redirect: "pm_redirect",
+  /** Bancontact: approved at the bank; saved for later as the SEPA debit Stripe generates from it. */
+  bancontact: "pm_bancontact",
 } as const;
 
 /** Method types that pay through their own page and cannot be charged again. */
@@ -166,6 +168,8 @@ interface FakeIntent {
 
 interface FakeCharge {
   id: string;
+  /** For a saved Bancontact payment: the SEPA debit method Stripe generated from it. */
+  generatedSepaDebit?: string;
   amount: number;
   amountRefunded: number;
   currency: string;
@@ -356,6 +360,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   function methodJson(method: FakeMethod) {
     const isSepa = method.behaviour === "sepaDebit";
+    if (method.behaviour === "bancontact") return { id: method.id, object: "payment_method", type: "bancontact", customer: method.customer, created: method.created, livemode: false, bancontact: {} };
     if (method.type) return { id: method.id, object: "payment_method", type: method.type, customer: method.customer, created: method.created, livemode: false, [method.type]: {} };
     return {
       id: method.id,
@@ -368,7 +373,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     };
   }
 
-  function intentJson(intent: FakeIntent) {
+  function intentJson(intent: FakeIntent, expandCharge = false) {
+    const charge = expandCharge && intent.latestCharge ? charges.get(intent.latestCharge) : undefined;
     return {
       id: intent.id,
       object: "payment_intent",
@@ -384,7 +390,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       customer: intent.customer,
       description: intent.description,
       last_payment_error: intent.lastPaymentError,
-      latest_charge: intent.latestCharge,
+      latest_charge: charge ? chargeJson(charge) : intent.latestCharge,
       livemode: false,
       metadata: intent.metadata,
       next_action: intent.nextAction,
@@ -406,6 +412,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       paid: true,
       payment_intent: charge.paymentIntent,
       payment_method: charge.paymentMethod,
+      payment_method_details: charge.generatedSepaDebit ? { type: "bancontact", bancontact: { generated_sepa_debit: charge.generatedSepaDebit } } : { type: "card" },
       refunded: charge.amountRefunded >= charge.amount,
       status: "succeeded",
       created: charge.created,
@@ -437,6 +444,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   function succeed(intent: FakeIntent, method: FakeMethod): void {
     const charge: FakeCharge = { id: stripeId("ch"), amount: intent.amount, amountRefunded: 0, currency: intent.currency, paymentIntent: intent.id, paymentMethod: method.id, customer: intent.customer, created: nowSeconds() };
+    if (method.behaviour === "bancontact" && intent.setupFutureUsage && intent.customer) {
+      const generated: FakeMethod = { id: stripeId("pm"), behaviour: "sepaDebit", customer: intent.customer, consumed: false, created: nowSeconds() };
+      methods.set(generated.id, generated);
+      charge.generatedSepaDebit = generated.id;
+    }
     charges.set(charge.id, charge);
     intent.status = "succeeded";
     intent.latestCharge = charge.id;
@@ -506,6 +518,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           : { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect" } };
         return { status: 200, body: intentJson(intent) };
       case "redirect":
+      case "bancontact":
         if (offSession) return invalid("This PaymentMethod type cannot be used off-session.", "off_session");
         intent.status = "requires_action";
         intent.nextAction = { type: "redirect_to_url", redirect_to_url: { url: `${baseUrl}/fake/authenticate/${intent.id}`, return_url: intent.returnUrl } };
@@ -697,11 +710,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (method === "POST" && confirmPath?.[1]) return confirmExisting(decodeURIComponent(confirmPath[1]), params);
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === "GET" && intentPath?.[1]) {
-      const read = new Params(params, []);
+      const read = new Params(params, ["expand"]);
+      const expand = Object.values(read.object("expand") ?? {});
+      if (expand.some((field) => field !== "latest_charge")) return invalid("The fake expands only latest_charge.", "expand");
       if (read.problem) return read.problem;
       const id = decodeURIComponent(intentPath[1]);
       const intent = intents.get(id);
-      return intent ? { status: 200, body: intentJson(intent) } : notFound("payment_intent", id);
+      return intent ? { status: 200, body: intentJson(intent, expand.includes("latest_charge")) } : notFound("payment_intent", id);
     }
     return stripeError(404, { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path}). The fake implements only what the provider uses.` });
   }

@@ -48,10 +48,21 @@ export function parseReusableMethodRef(ref: string): SavedStripeMethod | null {
 }
 
 /** The kept method of a payment made with `setup_future_usage: off_session`, else null. */
+/**
+ * Bancontact and iDEAL are saved as the SEPA Direct Debit mandate Stripe generates from them;
+ * later charges use that, never the original method (read from the expanded latest charge).
+ */
+function generatedSepaDebitOf(intent: Stripe.PaymentIntent): string | undefined {
+  const charge = intent.latest_charge;
+  if (!charge || typeof charge === "string") return undefined;
+  const details = charge.payment_method_details;
+  return stripeIdOf(details?.bancontact?.generated_sepa_debit ?? details?.ideal?.generated_sepa_debit ?? null) ?? undefined;
+}
+
 export function reusableMethodRefOf(intent: Stripe.PaymentIntent): string | null {
   if (intent.setup_future_usage !== "off_session") return null;
   const customerId = stripeIdOf(intent.customer);
-  const paymentMethodId = stripeIdOf(intent.payment_method);
+  const paymentMethodId = generatedSepaDebitOf(intent) ?? stripeIdOf(intent.payment_method);
   if (!customerId || !paymentMethodId) return null;
   return reusableMethodRefFor({ customerId, paymentMethodId });
 }

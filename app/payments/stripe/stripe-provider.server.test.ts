@@ -172,6 +172,21 @@ describe("startPayment", () => {
     expect(await provider.retrievePayment(intentId)).toEqual({ status: "succeeded", providerRef: intentId, reusableMethodRef: null });
   });
 
+  it("keeps a Bancontact payment as the SEPA debit Stripe generated from it, and charges upsells to that", async () => {
+    const provider = stripe();
+    const outcome = await provider.startPayment(checkout({ method: "stripe", details: { paymentMethod: fakeTestPaymentMethods.bancontact } }));
+    const intentId = refOf(outcome);
+    expect(outcome.status).toBe("requires_action");
+    fake.authenticate(intentId, true);
+    const returned = await provider.retrievePayment(intentId);
+    if (returned.status !== "succeeded" || !returned.reusableMethodRef) throw new Error("expected a kept method");
+    const charge = fake.charge(String(fake.paymentIntent(intentId).latest_charge)) as { payment_method_details: { bancontact?: { generated_sepa_debit: string } } };
+    const generated = charge.payment_method_details.bancontact?.generated_sepa_debit;
+    expect(returned.reusableMethodRef).toBe(`${String(fake.paymentIntent(intentId).customer)}/${generated}`);
+    // A SEPA debit is not paid until Stripe confirms it.
+    expect((await provider.chargeSavedMethod(upsell(returned.reusableMethodRef))).status).toBe("processing");
+  });
+
   it("reads a failed authentication as authentication_failed", async () => {
     const provider = stripe();
     const intentId = refOf(await provider.startPayment(checkout({ details: { paymentMethod: fakeTestPaymentMethods.authenticationRequired } })));
@@ -451,17 +466,13 @@ describe("verifyWebhook", () => {
     return { ...result, sentId };
   }
 
-  it("maps payment_intent.succeeded with the kept method", async () => {
-    const { intentId, reusableMethodRef } = await paidWithSavedMethod(stripe());
+  it("maps payment_intent.succeeded to asking Stripe for the whole intent, which names the kept method", async () => {
+    const provider = stripe();
+    const { intentId, reusableMethodRef } = await paidWithSavedMethod(provider);
     const { eventId, event, sentId } = await verified("payment_intent.succeeded", fake.paymentIntent(intentId));
     expect(eventId).toBe(sentId);
-    expect(event).toEqual({ type: "payment.succeeded", providerRef: intentId, reusableMethodRef });
-  });
-
-  it("maps payment_intent.succeeded without a kept method when none was asked for", async () => {
-    const intentId = refOf(await stripe().startPayment(checkout({ saveMethod: false })));
-    const { event } = await verified("payment_intent.succeeded", fake.paymentIntent(intentId));
-    expect(event).toEqual({ type: "payment.succeeded", providerRef: intentId, reusableMethodRef: null });
+    expect(event).toEqual({ type: "payment.awaiting_store", providerRef: intentId });
+    expect(await provider.retrievePayment(intentId)).toEqual({ status: "succeeded", providerRef: intentId, reusableMethodRef });
   });
 
   it("maps payment_intent.processing", async () => {

@@ -225,7 +225,8 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
       if (!/^pi_[A-Za-z0-9_]+$/.test(providerRef)) throw new Error(`${JSON.stringify(providerRef.slice(0, 80))} is not a Stripe PaymentIntent id`);
       const operation = `GET /v1/payment_intents/${providerRef}`;
       try {
-        return outcomeOfIntent(await stripe.paymentIntents.retrieve(providerRef));
+        // The latest charge names the SEPA mandate a Bancontact or iDEAL payment was saved as.
+        return outcomeOfIntent(await stripe.paymentIntents.retrieve(providerRef, { expand: ["latest_charge"] }));
       } catch (error) {
         throw stripeFailure(operation, error, secrets);
       }

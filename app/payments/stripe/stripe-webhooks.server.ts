@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { WebhookRejected, type PaymentEvent, type VerifiedWebhook } from "../provider";
-import { declineCodeOf, reusableMethodRefOf, stripeIdOf } from "./stripe-outcomes.server";
+import { declineCodeOf, stripeIdOf } from "./stripe-outcomes.server";
 
 /**
  * Stripe's webhooks: the `Stripe-Signature` header is checked against the raw body with the
@@ -41,10 +41,10 @@ export async function verifyStripeWebhook(check: StripeWebhookCheck, headers: He
 
 export function paymentEventOf(event: Stripe.Event): PaymentEvent {
   switch (event.type) {
-    case "payment_intent.succeeded": {
-      const intent = event.data.object;
-      return { type: "payment.succeeded", providerRef: intent.id, reusableMethodRef: reusableMethodRefOf(intent) };
-    }
+    // The event's intent does not name the method a Bancontact or iDEAL payment was saved as:
+    // the store asks Stripe for the whole intent, as a buyer's return does.
+    case "payment_intent.succeeded":
+      return { type: "payment.awaiting_store", providerRef: event.data.object.id };
     case "payment_intent.processing":
       return { type: "payment.processing", providerRef: event.data.object.id };
     case "payment_intent.payment_failed": {
