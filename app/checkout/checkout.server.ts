@@ -187,7 +187,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     try {
       outcome = await payments.startPayment({
         idempotencyKey: payment.idempotencyKey,
-        customer: { email: placed.order.email, name: `${placed.order.givenName} ${placed.order.familyName}` },
+        customer: { email: placed.order.email, name: `${placed.order.givenName} ${placed.order.familyName}`, country: placed.order.country },
         orderNumber: placed.order.number,
         amountMinor: payment.amountMinor,
         currency: payment.currency,

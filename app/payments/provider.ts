@@ -25,7 +25,7 @@ export type PaymentOutcome =
 export interface StartPaymentInput {
   idempotencyKey: string;
   /** The buyer, for providers that keep a customer with the saved method (Stripe's Customer). */
-  customer: { email: string; name: string };
+  customer: { email: string; name: string; /** ISO 3166-1 alpha-2; methods such as Klarna need it. */ country?: string };
   /** Our order number, shown in the provider's dashboard; never personal data. */
   orderNumber: string;
   amountMinor: number;

@@ -180,7 +180,7 @@ export async function answerUpsell({ request, context }: RouteArgs) {
           })
         : await provider.startPayment({
             idempotencyKey: payment.idempotencyKey,
-            customer: { email: order.email, name: `${order.givenName} ${order.familyName}` },
+            customer: { email: order.email, name: `${order.givenName} ${order.familyName}`, country: order.country },
             orderNumber: order.number,
             amountMinor: payment.amountMinor,
             currency: payment.currency,

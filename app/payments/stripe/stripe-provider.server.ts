@@ -190,7 +190,10 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
           amount,
           currency,
           allowed_payment_method_types: [input.method],
-          payment_method_data: { type: input.method, billing_details: { email: input.customer.email, name: input.customer.name } },
+          payment_method_data: {
+            type: input.method,
+            billing_details: { email: input.customer.email, name: input.customer.name, ...(input.customer.country ? { address: { country: input.customer.country } } : {}) },
+          },
           confirm: true,
           return_url: returnUrl,
           metadata: { order_number: input.orderNumber },
