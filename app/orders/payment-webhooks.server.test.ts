@@ -2,13 +2,11 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderEvents, payments, webhookEvents } from "../db/schema";
-import { marketFor } from "../market/markets";
 import { WebhookRejected, type PaymentProvider, type VerifiedWebhook } from "../payments/provider";
 import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { placeTestOrder } from "../test-support/orders";
 import { orderById } from "./order-records.server";
-import { placeOrder } from "./order-service.server";
 import { receiveWebhook } from "./payment-webhooks.server";
-import { quoteCheckout } from "./quote.server";
 
 /** A provider whose webhooks are "signed" with a header, standing in for Stripe's and PayPal's checks. */
 const provider: PaymentProvider = {
@@ -38,16 +36,7 @@ describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
 
   /** An order waiting for the fake provider's payment `ref` (as after a redirect to its page). */
   async function orderPayingWith(ref: string): Promise<string> {
-    const market = marketFor("DE");
-    const quote = quoteCheckout(market, "shape-3", new Date("2026-11-23T12:00:00Z"));
-    if (!quote) throw new Error("shape-3 is not for sale");
-    const contact = { email: "a@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "Hauptstraße 1", addressLine2: "", postalCode: "10115", city: "Berlin", country: "DE", phone: "" };
-    const placed = await placeOrder(
-      database.db,
-      { checkoutToken: randomUUID(), market: "DE", locale: "de_DE", currency: "EUR", contact, lines: quote.lines, totals: quote.totals, funnelSrc: null, test: true, digitalConsent: false },
-      { provider: "fake", method: "card", returnPath: "/checkout/de?bundle=shape-3" },
-    );
-    if (placed.kind !== "pay") throw new Error("expected a payment");
+    const placed = await placeTestOrder(database.db, "fake");
     await database.db.update(payments).set({ providerRef: ref, status: "requires_action" }).where(eq(payments.id, placed.payment.id));
     return placed.order.id;
   }

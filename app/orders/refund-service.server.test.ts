@@ -6,14 +6,14 @@ import { marketFor } from "../market/markets";
 import type { PaymentProvider } from "../payments/provider";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { placeTestOrder, testBuyer, testToday } from "../test-support/orders";
 import { orderById } from "./order-records.server";
-import { applyPaymentOutcome, placeOrder } from "./order-service.server";
-import { quoteCheckout, quoteLine } from "./quote.server";
+import { applyPaymentOutcome } from "./order-service.server";
+import { quoteLine } from "./quote.server";
 import { refundOrder } from "./refund-service.server";
 import { beginUpsell } from "./upsell-service.server";
 
 const market = marketFor("DE");
-const today = new Date("2026-11-23T12:00:00Z");
 
 describe.each(databaseKinds)("refunds on %s", (kind) => {
   let database: TestDatabase;
@@ -30,18 +30,10 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
 
   /** 3 boxes of Shape (89,70 €) paid by card, and the ebook upsell (9,90 €) charged again. */
   async function paidOrderWithUpsell(): Promise<{ orderId: string; lineIds: { checkout: number; upsell: number } }> {
-    const quote = quoteCheckout(market, "shape-3", today);
-    if (!quote) throw new Error("shape-3 is not for sale");
-    const contact = { email: "a@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "Hauptstraße 1", addressLine2: "", postalCode: "10115", city: "Berlin", country: "DE", phone: "" };
-    const placed = await placeOrder(
-      database.db,
-      { checkoutToken: randomUUID(), market: "DE", locale: "de_DE", currency: "EUR", contact, lines: quote.lines, totals: quote.totals, funnelSrc: null, test: true, digitalConsent: false },
-      { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" },
-    );
-    if (placed.kind !== "pay") throw new Error("expected a payment");
+    const placed = await placeTestOrder(database.db);
     const paid = await gateway.startPayment({
       idempotencyKey: placed.payment.idempotencyKey,
-      customer: { email: contact.email, name: "Anna Muster" },
+      customer: { email: testBuyer.email, name: "Anna Muster" },
       orderNumber: placed.order.number,
       amountMinor: placed.payment.amountMinor,
       currency: "EUR",
@@ -53,7 +45,7 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     if (paid.status !== "succeeded" || !paid.reusableMethodRef) throw new Error("expected a saved card");
     await applyPaymentOutcome(database.db, placed.payment.id, paid);
     const upsell = await beginUpsell(database.db, placed.order.id, {
-      line: { step: "upsell", ...quoteLine(market, "ebook-1", today) },
+      line: { step: "upsell", ...quoteLine(market, "ebook-1", testToday) },
       digitalConsent: true,
       provider: "test",
       method: "card",

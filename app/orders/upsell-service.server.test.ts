@@ -1,30 +1,21 @@
-import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderLines, orders, outbox, payments } from "../db/schema";
 import { marketFor } from "../market/markets";
 import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { placeTestOrder, testToday } from "../test-support/orders";
 import { orderById } from "./order-records.server";
-import { applyPaymentOutcome, endFunnel, placeOrder } from "./order-service.server";
-import { quoteCheckout, quoteLine } from "./quote.server";
+import { applyPaymentOutcome, endFunnel } from "./order-service.server";
+import { quoteLine } from "./quote.server";
 import { beginUpsell, upsellState } from "./upsell-service.server";
 
 const market = marketFor("DE");
-const today = new Date("2026-11-23T12:00:00Z");
-const ebook = { step: "upsell", ...quoteLine(market, "ebook-1", today) };
+const ebook = { step: "upsell", ...quoteLine(market, "ebook-1", testToday) };
 
 async function paidOrderId(database: TestDatabase): Promise<string> {
-  const quote = quoteCheckout(market, "shape-3", today);
-  if (!quote) throw new Error("shape-3 is not for sale");
-  const contact = { email: "a@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "Hauptstraße 1", addressLine2: "", postalCode: "10115", city: "Berlin", country: "DE", phone: "" };
-  const placed = await placeOrder(
-    database.db,
-    { checkoutToken: randomUUID(), market: "DE", locale: "de_DE", currency: "EUR", contact, lines: quote.lines, totals: quote.totals, funnelSrc: null, test: true, digitalConsent: false },
-    { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" },
-  );
-  if (placed.kind !== "pay") throw new Error("expected a payment");
-  await applyPaymentOutcome(database.db, placed.payment.id, { status: "succeeded", providerRef: "tgc_1", reusableMethodRef: "tgm_1" });
-  return placed.order.id;
+  const { order, payment } = await placeTestOrder(database.db);
+  await applyPaymentOutcome(database.db, payment.id, { status: "succeeded", providerRef: "tgc_1", reusableMethodRef: "tgm_1" });
+  return order.id;
 }
 
 const accepting = { line: ebook, digitalConsent: true, provider: "test", method: "card", returnPath: "/upsell/de" };

@@ -29,7 +29,7 @@ describe("PayPal amounts", () => {
     [12.5, "EUR"],
     [-100, "EUR"],
     [Number.NaN, "EUR"],
-    [100, "XXX"],
+    [100, "QQQ"],
     [100, "eur"],
   ])("refuses to write %d %s", (minor, currency) => {
     expect(() => minorToPayPalValue(minor, currency)).toThrow(RangeError);
@@ -42,7 +42,7 @@ describe("PayPal amounts", () => {
     ["1e3", "EUR"],
     ["", "EUR"],
     [" 1.00", "EUR"],
-    ["1.00", "XXX"],
+    ["1.00", "QQQ"],
   ])("refuses to read %j %s", (value, currency) => {
     expect(() => payPalValueToMinor(value, currency)).toThrow(RangeError);
   });
