@@ -12,6 +12,7 @@ import { stripModulePreloads } from "./platform/strip-module-preloads";
 
 export { checkStartupSettings } from "./platform/settings.server";
 export { startStore, stopStore } from "./platform/store.server";
+export { seedStore } from "./platform/seed-store.server";
 export { rendersOwnOrder } from "./orders/order-page.server";
 
 export const streamTimeout = 5_000;

@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { eq, inArray } from "drizzle-orm";
+import { isOfferedBundle } from "../catalog/catalog.server";
+import type { Database } from "../db/database.server";
+import { orderEvents, orderLines, orders, outbox, payments } from "../db/schema";
+import { upsells } from "../funnel/content.server";
+import { markets, type Market } from "../market/markets";
+import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { deliveryCountry } from "./commerce-content.server";
+import { changeStatus } from "./order-records.server";
+import { applyPaymentOutcome, endFunnel, placeOrder, type Contact } from "./order-service.server";
+import { quoteCheckout, quoteLine } from "./quote.server";
+import { refundOrder } from "./refund-service.server";
+import { beginUpsell } from "./upsell-service.server";
+import { receiveWithdrawal } from "./withdrawal.server";
+
+/**
+ * Realistic test orders for trying the back office and for the benchmark (`npm run seed`):
+ * every market, the offer bundles, upsells, and the statuses a store sees, paid through the test
+ * gateway exactly as a buyer's order is, spread over the last 60 days. They are test orders and
+ * send no e-mail.
+ */
+
+/** A few real-looking people and places per country (invented, never real customers). */
+const people: Record<string, { names: [string, string][]; streets: string[]; places: [string, string][]; phone: string }> = {
+  FR: { names: [["Camille", "Martin"], ["Léa", "Bernard"], ["Hugo", "Dubois"], ["Chloé", "Moreau"]], streets: ["12 rue de la Paix", "4 avenue Jean Jaurès", "27 boulevard Voltaire"], places: [["75002", "Paris"], ["69003", "Lyon"], ["33000", "Bordeaux"]], phone: "+33 6 12 34 56 78" },
+  DE: { names: [["Lena", "Müller"], ["Jonas", "Schmidt"], ["Anna", "Schneider"], ["Felix", "Fischer"]], streets: ["Hauptstraße 5", "Lindenallee 17", "Goethestraße 3"], places: [["10115", "Berlin"], ["80331", "München"], ["50667", "Köln"]], phone: "+49 151 2345678" },
+  BE: { names: [["Emma", "Peeters"], ["Louis", "Janssens"], ["Lucie", "Dupont"]], streets: ["Rue Neuve 21", "Avenue Louise 130", "Rue du Marché 8"], places: [["1000", "Bruxelles"], ["4000", "Liège"], ["5000", "Namur"]], phone: "+32 470 12 34 56" },
+  GB: { names: [["Olivia", "Smith"], ["Harry", "Jones"], ["Amelia", "Taylor"], ["George", "Brown"]], streets: ["14 High Street", "2 Station Road", "37 Church Lane"], places: [["SW1A 1AA", "London"], ["M1 1AE", "Manchester"], ["EH1 1YZ", "Edinburgh"]], phone: "+44 7700 900123" },
+  AT: { names: [["Sophie", "Gruber"], ["Lukas", "Huber"], ["Marie", "Wagner"]], streets: ["Mariahilfer Straße 45", "Herrengasse 9", "Landstraße 12"], places: [["1060", "Wien"], ["8010", "Graz"], ["4020", "Linz"]], phone: "+43 664 1234567" },
+  SE: { names: [["Alice", "Andersson"], ["William", "Johansson"], ["Maja", "Karlsson"]], streets: ["Storgatan 1", "Drottninggatan 52", "Kungsgatan 8"], places: [["114 55", "Stockholm"], ["411 01", "Göteborg"], ["211 20", "Malmö"]], phone: "+46 70 123 45 67" },
+  DK: { names: [["Ida", "Jensen"], ["Oscar", "Nielsen"], ["Freja", "Hansen"]], streets: ["Vesterbrogade 10", "Nørregade 22", "Strøget 5"], places: [["1620", "København V"], ["8000", "Aarhus C"], ["5000", "Odense C"]], phone: "+45 20 12 34 56" },
+  FI: { names: [["Aino", "Korhonen"], ["Eino", "Virtanen"], ["Helmi", "Mäkinen"]], streets: ["Mannerheimintie 12", "Hämeenkatu 7", "Kauppakatu 3"], places: [["00100", "Helsinki"], ["33100", "Tampere"], ["20100", "Turku"]], phone: "+358 40 1234567" },
+  CH: { names: [["Mia", "Meier"], ["Noah", "Keller"], ["Laura", "Weber"]], streets: ["Bahnhofstrasse 20", "Marktgasse 4", "Seestrasse 81"], places: [["8001", "Zürich"], ["3011", "Bern"], ["4051", "Basel"]], phone: "+41 79 123 45 67" },
+  "CH-FR": { names: [["Chloé", "Favre"], ["Luca", "Rochat"], ["Manon", "Blanc"]], streets: ["Rue du Rhône 12", "Avenue de la Gare 5", "Rue de Bourg 20"], places: [["1204", "Genève"], ["1003", "Lausanne"], ["2000", "Neuchâtel"]], phone: "+41 78 123 45 67" },
+  ES: { names: [["Lucía", "García"], ["Hugo", "Fernández"], ["Martina", "López"]], streets: ["Calle Mayor 15", "Avenida de la Constitución 3", "Calle de Alcalá 101"], places: [["28013", "Madrid"], ["08002", "Barcelona"], ["41001", "Sevilla"]], phone: "+34 612 34 56 78" },
+  IT: { names: [["Giulia", "Rossi"], ["Leonardo", "Russo"], ["Sofia", "Ferrari"]], streets: ["Via Roma 10", "Corso Italia 25", "Via Garibaldi 7"], places: [["00184", "Roma"], ["20121", "Milano"], ["50123", "Firenze"]], phone: "+39 347 123 4567" },
+};
+
+/** What happens to a seeded order after checkout, with how often it happens. */
+const fates = [
+  ["paid", 50],
+  ["paid_with_upsell", 20],
+  ["fulfilled", 12],
+  ["partially_refunded", 5],
+  ["refunded", 4],
+  ["withdrawn", 3],
+  ["payment_failed", 6],
+] as const;
+type Fate = (typeof fates)[number][0];
+
+/** Small, seedable random numbers, so the same seed gives the same store. */
+function randomSource(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  const weighted = <T extends string>(entries: readonly (readonly [T, number])[]): T => {
+    let roll = next() * entries.reduce((sum, [, weight]) => sum + weight, 0);
+    for (const [value, weight] of entries) {
+      roll -= weight;
+      if (roll < 0) return value;
+    }
+    return entries[0]?.[0] as T;
+  };
+  return { next, pick, weighted };
+}
+
+const offerBundles = ["shape-1", "shape-3", "shape-6", "glucose-3", "collagen-3", "fibergum-3", "lion-3", "salt-3"].filter(isOfferedBundle);
+
+function contactFor(market: Market, random: ReturnType<typeof randomSource>): Contact {
+  const local = people[market.country] ?? people.DE;
+  if (!local) throw new Error(`No seed people for ${market.country}`);
+  const [givenName, familyName] = random.pick(local.names);
+  const [postalCode, city] = random.pick(local.places);
+  const mailbox = `${givenName}.${familyName}`.normalize("NFD").replace(/[^\w.]/g, "").toLowerCase();
+  return {
+    email: `${mailbox}.${Math.floor(random.next() * 9000 + 1000)}@example.com`,
+    givenName,
+    familyName,
+    addressLine1: random.pick(local.streets),
+    addressLine2: "",
+    postalCode,
+    city,
+    country: deliveryCountry(market),
+    phone: random.next() < 0.5 ? local.phone : "",
+  };
+}
+
+export interface SeedSummary {
+  orders: number;
+  byStatus: Record<string, number>;
+  byMarket: Record<string, number>;
+}
+
+export async function seedOrders(db: Database, count: number, options: { seed?: number; now?: Date } = {}): Promise<SeedSummary> {
+  const random = randomSource(options.seed ?? 20261123);
+  const now = options.now ?? new Date();
+  const gateway = new TestGateway(db);
+  const providers = new Map([[gateway.id, gateway]]);
+  const seeded: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const market = random.pick(markets);
+    const fate: Fate = random.weighted(fates);
+    const quote = quoteCheckout(market, random.pick(offerBundles), now);
+    if (!quote) continue;
+    const contact = contactFor(market, random);
+    const placed = await placeOrder(
+      db,
+      { checkoutToken: randomUUID(), market: market.country, locale: market.locale, currency: quote.currency, contact, lines: quote.lines, totals: quote.totals, funnelSrc: random.pick(["v1", "v2", "v3", null]), test: true, digitalConsent: false },
+      { provider: gateway.id, method: "card", returnPath: `/checkout/${market.routeValue}` },
+    );
+    if (placed.kind !== "pay") continue;
+    const card = fate === "payment_failed" ? "4000000000000002" : "4242424242424242";
+    const outcome = await gateway.startPayment({
+      idempotencyKey: placed.payment.idempotencyKey,
+      customer: { email: contact.email, name: `${contact.givenName} ${contact.familyName}`, country: contact.country },
+      orderNumber: placed.order.number,
+      amountMinor: placed.payment.amountMinor,
+      currency: placed.payment.currency,
+      method: "card",
+      details: { number: card, expiry: "12/30", cvc: "123" },
+      saveMethod: true,
+      returnUrl: `/checkout-return/${placed.payment.id}`,
+    });
+    await applyPaymentOutcome(db, placed.payment.id, outcome);
+    seeded.push(placed.order.id);
+    if (fate === "payment_failed" || outcome.status !== "succeeded") continue;
+
+    if (fate === "paid_with_upsell" || fate === "partially_refunded") {
+      const step = random.pick(Object.keys(upsells.upsells));
+      const bundle = upsells.upsells[step]?.bundle ?? "ebook-1";
+      const line = quoteLine(market, bundle, now);
+      const begun = await beginUpsell(db, placed.order.id, { line: { step, ...line }, digitalConsent: line.kind === "digital", provider: gateway.id, method: "card", returnPath: `/${step}/${market.routeValue}` });
+      if (begun.kind === "pay" && outcome.reusableMethodRef) {
+        const charged = await gateway.chargeSavedMethod({ idempotencyKey: begun.payment.idempotencyKey, orderNumber: placed.order.number, amountMinor: begun.payment.amountMinor, currency: begun.payment.currency, reusableMethodRef: outcome.reusableMethodRef, returnUrl: "/" });
+        await applyPaymentOutcome(db, begun.payment.id, charged);
+      }
+    }
+    await endFunnel(db, placed.order.id);
+    if (fate === "fulfilled") {
+      await db.transaction(async (tx) => {
+        const [order] = await tx.select().from(orders).where(eq(orders.id, placed.order.id)).for("update");
+        if (order) await changeStatus(tx, order, "fulfilled", "fulfilled", { by: "seed" });
+      });
+    }
+    if (fate === "refunded") await refundOrder(db, providers, { orderId: placed.order.id, scope: { kind: "order" }, reason: "Customer changed their mind", requestKey: `seed-${i}` });
+    if (fate === "partially_refunded") {
+      // One line back: the upsell where there is one, else the checkout's.
+      const lines = await db.select({ id: orderLines.id, source: orderLines.source }).from(orderLines).where(eq(orderLines.orderId, placed.order.id));
+      const line = lines.find((candidate) => candidate.source.startsWith("upsell:")) ?? lines[0];
+      if (line) await refundOrder(db, providers, { orderId: placed.order.id, scope: { kind: "lines", lineIds: [line.id] }, reason: "Damaged in transit", requestKey: `seed-${i}` });
+    }
+    if (fate === "withdrawn") {
+      await receiveWithdrawal(db, { name: `${contact.givenName} ${contact.familyName}`, orderNumber: placed.order.number, email: contact.email, locale: market.locale, market: market.country });
+    }
+  }
+
+  // Spread the orders over the last 60 days, as a store's history is; and send nothing.
+  for (const orderId of seeded) {
+    const when = new Date(now.getTime() - Math.floor(random.next() * 60 * 24 * 60) * 60_000);
+    const [row] = await db.select({ paidAt: orders.paidAt }).from(orders).where(eq(orders.id, orderId));
+    await db
+      .update(orders)
+      .set({ createdAt: when, paidAt: row?.paidAt ? when : null })
+      .where(eq(orders.id, orderId));
+    await db.update(orderEvents).set({ createdAt: when }).where(eq(orderEvents.orderId, orderId));
+    await db.update(payments).set({ createdAt: when, updatedAt: when }).where(eq(payments.orderId, orderId));
+  }
+  if (seeded.length > 0) await db.delete(outbox).where(inArray(outbox.orderId, seeded));
+
+  const rows = seeded.length > 0 ? await db.select({ status: orders.status, market: orders.market }).from(orders).where(inArray(orders.id, seeded)) : [];
+  const tally = (key: "status" | "market") => rows.reduce<Record<string, number>>((counts, row) => ({ ...counts, [row[key]]: (counts[row[key]] ?? 0) + 1 }), {});
+  return { orders: rows.length, byStatus: tally("status"), byMarket: tally("market") };
+}

@@ -1,0 +1,38 @@
+// `npm run seed -- --orders N [--seed S]`: fills the store (DATA_DIR or DATABASE_URL) with N test
+// orders across markets and statuses, for trying the back office and for the benchmark.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+
+const usage = "Usage: npm run seed -- --orders N [--seed S]   (N from 1 to 100000)";
+let values;
+try {
+  ({ values } = parseArgs({ options: { orders: { type: "string" }, seed: { type: "string" } } }));
+} catch (error) {
+  console.error(`${error.message}\n${usage}`);
+  process.exit(2);
+}
+const orders = Number(values.orders);
+const seed = values.seed === undefined ? undefined : Number(values.seed);
+if (!Number.isInteger(orders) || orders < 1 || orders > 100_000 || (seed !== undefined && !Number.isInteger(seed))) {
+  console.error(usage);
+  process.exit(2);
+}
+
+const appBuild = new URL("../build/server/index.js", import.meta.url);
+if (!existsSync(appBuild)) {
+  console.log("No production build yet: building it first.");
+  const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+process.env.NODE_ENV ??= "production";
+const build = await import(appBuild.href);
+try {
+  const summary = await build.entry.module.seedStore(orders, seed);
+  console.log(`Seeded ${summary.orders} test orders.`);
+  console.log(`By status: ${Object.entries(summary.byStatus).map(([status, n]) => `${status} ${n}`).join(", ")}`);
+  console.log(`By market: ${Object.entries(summary.byMarket).map(([market, n]) => `${market} ${n}`).join(", ")}`);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
