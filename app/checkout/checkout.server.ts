@@ -4,6 +4,7 @@ import { storefrontStateContext } from "../market/request-context";
 import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod, type CheckoutMethodId } from "../orders/commerce-content.server";
 import { orderIdFromRequest } from "../orders/order-access.server";
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
+import { cookieOrder } from "../orders/order-page.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
 import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
@@ -49,12 +50,6 @@ function nextStepPath(checkoutUrl: URL, locale: string | undefined): string {
 
 function orderView(quote: Quote) {
   return { lines: quote.lines, totals: quote.totals, currency: quote.currency };
-}
-
-async function cookieOrder(request: Request): Promise<Order | undefined> {
-  const { db, orderCookie } = store();
-  const orderId = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
-  return orderId ? orderById(db, orderId) : undefined;
 }
 
 function contactValues(order: Order): Record<string, string> {

@@ -8,7 +8,7 @@ import { formatMoney, formatRate } from "../market/money";
 import { linesOf, orderById } from "../orders/order-records.server";
 import { routePath } from "../funnel/paths";
 import { mailText, type MailContent, type MailRow } from "./mail-content";
-import { formatMessage, mailTextsFor } from "./mail-texts.server";
+import { formatMessage, mailTextsFor, type MailTexts } from "./mail-texts.server";
 import { MailView } from "./mail-view";
 import type { OutboxRow } from "./outbox.server";
 import type { OutgoingMail } from "./transport.server";
@@ -129,47 +129,43 @@ function withdrawal(row: OutboxRow, context: ComposeContext): MailContent {
   };
 }
 
-function refundRequest(row: OutboxRow): MailContent {
+/** The acknowledgement of a form the visitor sent: its intro, then what they sent. */
+function formAcknowledgement(row: OutboxRow, pick: (texts: MailTexts) => { subject: string; intro: string; sections: MailContent["sections"] }): MailContent {
   const market = marketOf(row.payload.market, row.locale);
-  const { texts, greeting, signature, contact: contactLine } = common(row.locale, market, null);
-  const t = texts.refundRequest;
-  const reason = payloadText(row, "reason") as keyof typeof t.reasons;
-  const message = payloadText(row, "message");
-  return {
-    lang: market.languageTag,
-    subject: t.subject,
-    preheader: t.intro,
-    greeting,
-    paragraphs: [t.intro],
-    sections: [
-      {
-        rows: [
-          { label: t.orderNumber, value: payloadText(row, "orderNumber") },
-          { label: t.reason, value: t.reasons[reason] ?? reason },
-        ],
-      },
-      ...(message ? [{ title: t.message, paragraphs: [message] }] : []),
-    ],
-    signature,
-    contact: contactLine,
-  };
+  const { texts, greeting, signature, contact } = common(row.locale, market, null);
+  const { subject, intro, sections } = pick(texts);
+  return { lang: market.languageTag, subject, preheader: intro, greeting, paragraphs: [intro], sections, signature, contact };
+}
+
+function refundRequest(row: OutboxRow): MailContent {
+  return formAcknowledgement(row, ({ refundRequest: t }) => {
+    const reason = payloadText(row, "reason") as keyof typeof t.reasons;
+    const message = payloadText(row, "message");
+    return {
+      subject: t.subject,
+      intro: t.intro,
+      sections: [
+        {
+          rows: [
+            { label: t.orderNumber, value: payloadText(row, "orderNumber") },
+            { label: t.reason, value: t.reasons[reason] ?? reason },
+          ],
+        },
+        ...(message ? [{ title: t.message, paragraphs: [message] }] : []),
+      ],
+    };
+  });
 }
 
 function feedbackAcknowledgement(row: OutboxRow): MailContent {
-  const market = marketOf(row.payload.market, row.locale);
-  const { texts, greeting, signature, contact: contactLine } = common(row.locale, market, null);
-  const t = texts.feedback;
-  const comment = payloadText(row, "comment");
-  return {
-    lang: market.languageTag,
-    subject: t.subject,
-    preheader: t.intro,
-    greeting,
-    paragraphs: [t.intro],
-    sections: [{ rows: [{ label: t.rating, value: `${payloadText(row, "rating")} / 5` }] }, ...(comment ? [{ title: t.comment, paragraphs: [comment] }] : [])],
-    signature,
-    contact: contactLine,
-  };
+  return formAcknowledgement(row, ({ feedback: t }) => {
+    const comment = payloadText(row, "comment");
+    return {
+      subject: t.subject,
+      intro: t.intro,
+      sections: [{ rows: [{ label: t.rating, value: `${payloadText(row, "rating")} / 5` }] }, ...(comment ? [{ title: t.comment, paragraphs: [comment] }] : [])],
+    };
+  });
 }
 
 export async function composeMail(row: OutboxRow, context: ComposeContext): Promise<OutgoingMail> {

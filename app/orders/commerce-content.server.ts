@@ -123,8 +123,3 @@ export function providerOfMethod(method: CheckoutMethodId): "test" | "stripe" | 
   if (method === "card" || method === "bank") return "test";
   return method === "paypal" ? "paypal" : "stripe";
 }
-
-/** The methods a market offers with real providers, each with whether upsells charge it in one click. */
-export function liveMethodsFor(market: Market): { id: LiveMethodId; provider: "stripe" | "paypal"; reusable: boolean; why: string }[] {
-  return methods.markets[market.country].map((id) => ({ id, ...methods.methods[id] }));
-}

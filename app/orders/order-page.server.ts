@@ -1,5 +1,5 @@
 import { orderCookieName, orderIdFromRequest } from "./order-access.server";
-import { linesOf, orderById } from "./order-records.server";
+import { linesOf, orderById, type Order } from "./order-records.server";
 import { endFunnel } from "./order-service.server";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { store } from "../platform/store.server";
@@ -37,16 +37,22 @@ export function rendersOwnOrder(pathname: string, cookieHeader: string | undefin
   return page === "upsell" || page === "thank-you" || page === "paypal-confirm";
 }
 
+/** The order the browser's access cookie names; none for prerendering or a browser without the cookie. */
+export async function cookieOrder(request: Request): Promise<Order | undefined> {
+  if (!mayCarryOrder(request)) return undefined;
+  const { db, orderCookie } = store();
+  const orderId = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
+  return orderId ? orderById(db, orderId) : undefined;
+}
+
 /**
  * The order of the browser's access cookie, for the upsell and thank-you pages. With
  * `endsFunnel`, reaching the page ends the order's funnel: its confirmation goes out now.
  */
 export async function ownOrder(request: Request, options: { endsFunnel: boolean }): Promise<OrderView | null> {
-  if (!mayCarryOrder(request)) return null;
-  const { db, orderCookie } = store();
-  const orderId = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
-  const order = orderId ? await orderById(db, orderId) : undefined;
+  const order = await cookieOrder(request);
   if (!order || order.status === "pending_payment" || order.status === "payment_failed" || order.status === "cancelled") return null;
+  const { db } = store();
   if (options.endsFunnel) await endFunnel(db, order.id);
   const lines = await linesOf(db, order.id);
   return {

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { orderEvents, outbox, payments, orders } from "../db/schema";
 import { claimDue, markSent } from "../mail/outbox.server";
 import { marketFor } from "../market/markets";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
-import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
+import { testBuyer } from "../test-support/orders";
 import { applyPaymentOutcome, endFunnel, placeOrder, type NewOrder } from "./order-service.server";
 import { quoteCheckout } from "./quote.server";
 import { receiveWithdrawal } from "./withdrawal.server";
@@ -21,17 +22,8 @@ function newOrder(token = randomUUID()): NewOrder {
     market: "DE",
     locale: "de_DE",
     currency: "EUR",
-    contact: {
-      email: "Anna.Muster@example.com",
-      givenName: "Anna",
-      familyName: "Muster",
-      addressLine1: "Hauptstraße 1",
-      addressLine2: "",
-      postalCode: "10115",
-      city: "Berlin",
-      country: "DE",
-      phone: "",
-    },
+    // Capitals in the address: withdrawals must match it whatever the case.
+    contact: { ...testBuyer, email: "Anna.Muster@example.com" },
     lines: quote?.lines ?? [],
     totals: quote?.totals ?? { itemsMinor: 0, deliveryMinor: 0, deliveryVatRateBp: 0, vatMinor: 0, totalMinor: 0 },
     funnelSrc: "v2",
@@ -43,13 +35,7 @@ function newOrder(token = randomUUID()): NewOrder {
 const paying = { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" };
 
 describe.each(databaseKinds)("orders on %s", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(kind);
 
   it("prices the order on the server: 3 packs of Shape, 7 % VAT included, free delivery", async () => {
     const placed = await placeOrder(database.db, newOrder(), paying);

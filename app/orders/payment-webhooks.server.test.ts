@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { orderEvents, payments, webhookEvents } from "../db/schema";
 import { WebhookRejected, type PaymentProvider, type VerifiedWebhook } from "../payments/provider";
-import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import type { Database } from "../db/database.server";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder } from "../test-support/orders";
 import { orderById } from "./order-records.server";
 import { receiveWebhook } from "./payment-webhooks.server";
@@ -23,16 +24,10 @@ const provider: PaymentProvider = {
 };
 
 const signed = new Headers({ "x-signature": "valid" });
-const send = (db: TestDatabase["db"], webhook: VerifiedWebhook, headers = signed) => receiveWebhook(db, provider, headers, JSON.stringify(webhook));
+const send = (db: Database, webhook: VerifiedWebhook, headers = signed) => receiveWebhook(db, provider, headers, JSON.stringify(webhook));
 
 describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(kind);
 
   /** An order waiting for the fake provider's payment `ref` (as after a redirect to its page). */
   async function orderPayingWith(ref: string): Promise<string> {

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { orderLines, testGatewayRefunds } from "../db/schema";
 import { marketFor } from "../market/markets";
 import type { PaymentProvider } from "../payments/provider";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
-import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder, testBuyer, testToday } from "../test-support/orders";
 import { orderById } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
@@ -16,16 +16,12 @@ import { beginUpsell } from "./upsell-service.server";
 const market = marketFor("DE");
 
 describe.each(databaseKinds)("refunds on %s", (kind) => {
-  let database: TestDatabase;
+  const database = useTestDatabase(kind);
   let gateway: TestGateway;
   let providers: Map<string, PaymentProvider>;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
+  beforeAll(() => {
     gateway = new TestGateway(database.db);
     providers = new Map([["test", gateway]]);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
   });
 
   /** 3 boxes of Shape (89,70 €) paid by card, and the ebook upsell (9,90 €) charged again. */

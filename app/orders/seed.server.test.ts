@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { orderLines, orders, outbox } from "../db/schema";
-import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { seedOrders } from "./seed.server";
 
 describe.each(databaseKinds)("seeded orders on %s", (kind) => {
-  let database: TestDatabase;
+  const database = useTestDatabase(kind);
   const now = new Date("2026-11-23T12:00:00Z");
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
 
   it("fills the store with test orders across markets and statuses, consistent and silent", { timeout: 120_000 }, async () => {
     const summary = await seedOrders(database.db, 60, { seed: 7, now });

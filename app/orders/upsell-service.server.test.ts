@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { orderLines, orders, outbox, payments } from "../db/schema";
 import { marketFor } from "../market/markets";
-import { databaseKinds, openTestDatabase, type TestDatabase } from "../test-support/databases";
+import type { Database } from "../db/database.server";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder, testToday } from "../test-support/orders";
 import { orderById } from "./order-records.server";
 import { applyPaymentOutcome, endFunnel } from "./order-service.server";
@@ -12,7 +13,7 @@ import { beginUpsell, upsellState } from "./upsell-service.server";
 const market = marketFor("DE");
 const ebook = { step: "upsell", ...quoteLine(market, "ebook-1", testToday) };
 
-async function paidOrderId(database: TestDatabase): Promise<string> {
+async function paidOrderId(database: { readonly db: Database }): Promise<string> {
   const { order, payment } = await placeTestOrder(database.db);
   await applyPaymentOutcome(database.db, payment.id, { status: "succeeded", providerRef: "tgc_1", reusableMethodRef: "tgm_1" });
   return order.id;
@@ -21,13 +22,7 @@ async function paidOrderId(database: TestDatabase): Promise<string> {
 const accepting = { line: ebook, digitalConsent: true, provider: "test", method: "card", returnPath: "/upsell/de" };
 
 describe.each(databaseKinds)("upsells on %s", (kind) => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await openTestDatabase(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await database?.drop();
-  });
+  const database = useTestDatabase(kind);
 
   it("opens one payment for acceptances sent at once, and adds one line with the totals when it succeeds", async () => {
     const orderId = await paidOrderId(database);

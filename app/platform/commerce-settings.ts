@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import contact from "../../content/contact.json";
 import site from "../../content/site.json";
+import { payPalApiUrls } from "../payments/paypal/paypal-provider.server";
 
 /**
  * The settings of the store's commerce side (DESIGN §11), read from the environment once at start;
@@ -80,7 +81,7 @@ export function readCommerceSettings(env: Env, cwd: string = process.cwd()): Com
       clientSecret: paypal.PAYPAL_CLIENT_SECRET,
       webhookId: paypal.PAYPAL_WEBHOOK_ID,
       // Test mode talks to PayPal's sandbox unless told otherwise (the tests use a local fake).
-      apiUrl: readUrl(env, "PAYPAL_API_URL", ["http", "https"]) ?? (env.STORE_MODE === "live" ? "https://api-m.paypal.com" : "https://api-m.sandbox.paypal.com"),
+      apiUrl: readUrl(env, "PAYPAL_API_URL", ["http", "https"]) ?? (env.STORE_MODE === "live" ? payPalApiUrls.live : payPalApiUrls.sandbox),
     },
     stripe: stripe && {
       secretKey: stripe.STRIPE_SECRET_KEY,

@@ -20,8 +20,8 @@ export interface Store {
   settings: CommerceSettings;
   db: Database;
   databaseKind: "pglite" | "postgres";
-  /** The checkout's provider. */
-  payments: TestGateway;
+  /** The test gateway, whose own authentication and bank pages answer through it. */
+  testGateway: TestGateway;
   /** Every configured provider by id: payments return to, upsells charge and webhooks come from their own. */
   providers: ReadonlyMap<string, PaymentProvider>;
   signingKey: string;
@@ -61,7 +61,7 @@ export async function startStore(env: Record<string, string | undefined> = proce
     settings,
     db: database.db,
     databaseKind: database.kind,
-    payments: testGateway,
+    testGateway,
     providers,
     signingKey,
     orderCookie: createOrderCookie(signingKey, settings.publicUrl.startsWith("https:")),

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { randomBytes } from "node:crypto";
 import { openDatabase, type OpenDatabase } from "../db/database.server";
 
@@ -36,6 +37,23 @@ export async function openTestDatabase(kind: "pglite" | "postgres"): Promise<Tes
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();
+    },
+  };
+}
+
+/** A fresh database of `kind` for the enclosing `describe`, opened before its tests and dropped after. */
+export function useTestDatabase(kind: "pglite" | "postgres"): { readonly db: TestDatabase["db"] } {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await database?.drop();
+  });
+  return {
+    get db() {
+      if (!database) throw new Error("The test database is opened before the tests run");
+      return database.db;
     },
   };
 }

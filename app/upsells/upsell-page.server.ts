@@ -10,9 +10,8 @@ import { routeEntryForPath } from "../funnel/route-for-path";
 import type { PlainRouteName, TwinRouteName } from "../funnel/route-table";
 import type { Market } from "../market/markets";
 import { storefrontStateContext } from "../market/request-context";
-import { orderIdFromRequest } from "../orders/order-access.server";
-import { orderById, type Order, type Payment } from "../orders/order-records.server";
-import { mayCarryOrder } from "../orders/order-page.server";
+import type { Order, Payment } from "../orders/order-records.server";
+import { cookieOrder } from "../orders/order-page.server";
 import { applyPaymentOutcome } from "../orders/order-service.server";
 import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
 import { quoteLine } from "../orders/quote.server";
@@ -35,20 +34,18 @@ function upsellOfPath(pathname: string) {
   return { step, bundleId: upsell.bundle, next: upsell.next as PlainRouteName };
 }
 
-/** The next page, in the same form as this one (with or without the locale) and with the funnel's query. */
-export function nextPagePath(pathname: string, search: string): string {
+/** The next page's route, in the same form as this page: the twin with the locale, or the plain route. */
+function nextRoute(pathname: string): { name: PlainRouteName | TwinRouteName; locale: string | undefined } {
   const { next } = upsellOfPath(pathname);
-  const locale = routeEntryForPath(pathname)?.param === "locale" ? pathname.split("/").pop() : undefined;
-  const path = locale ? routePath(`${next}-2` as TwinRouteName, locale.toLowerCase()) : routePath(next);
-  return `${path}${search}`;
+  const locale = routeEntryForPath(pathname)?.param === "locale" ? pathname.split("/").pop()?.toLowerCase() : undefined;
+  return locale ? { name: `${next}-2` as TwinRouteName, locale } : { name: next, locale: undefined };
 }
 
-async function cookieOrder(request: Request): Promise<Order | undefined> {
-  // Prerendering (and any visitor without the cookie) has no order and no store to ask.
-  if (!mayCarryOrder(request)) return undefined;
-  const { db, orderCookie } = store();
-  const orderId = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
-  return orderId ? orderById(db, orderId) : undefined;
+/** The next page's path, with the funnel's query. */
+export function nextPagePath(pathname: string, search: string): string {
+  const { name, locale } = nextRoute(pathname);
+  const path = locale ? routePath(name as TwinRouteName, locale) : routePath(name as PlainRouteName);
+  return `${path}${search}`;
 }
 
 /** The checkout's paid payment: its provider and method pay for the upsells too. */
@@ -166,8 +163,7 @@ export async function answerUpsell({ request, context }: RouteArgs) {
     outcome = payment.status === "requires_action" && payment.providerRef ? await provider.retrievePayment(payment.providerRef) : outcomeOfPayment(payment);
   }
   if (!outcome) {
-    const { next: nextStep } = upsellOfPath(url.pathname);
-    const returnUrl = providerReturnPath(provider.id, payment.id, routeEntryForPath(url.pathname)?.param === "locale" ? `${nextStep}-2` : nextStep);
+    const returnUrl = providerReturnPath(provider.id, payment.id, nextRoute(url.pathname).name);
     try {
       outcome = paid.reusableMethodRef
         ? await provider.chargeSavedMethod({

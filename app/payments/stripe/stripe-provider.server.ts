@@ -93,7 +93,7 @@ function stripeCurrency(currency: string): string {
 type BrowserMethod = { payment_method: string } | { confirmation_token: string };
 
 /** Methods the buyer approves on their own page for every payment: they cannot be charged again. */
-export const stripeRedirectMethods = ["swish", "mobilepay", "twint", "eps", "klarna"] as const;
+const stripeRedirectMethods = ["swish", "mobilepay", "twint", "eps", "klarna"] as const;
 type StripeRedirectMethod = (typeof stripeRedirectMethods)[number];
 
 function isRedirectMethod(method: string): method is StripeRedirectMethod {

@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
  * a real provider's pages would, in the buyer's language when the payment belongs to an order.
  */
 async function pageFor(chargeId: string) {
-  const { db, payments: gateway } = store();
+  const { db, testGateway: gateway } = store();
   const charge = await gateway.charge(chargeId);
   const [payment] = charge ? await db.select().from(payments).where(eq(payments.providerRef, charge.id)) : [];
   const order = payment ? await orderById(db, payment.orderId) : undefined;
@@ -30,7 +30,7 @@ export async function loadGatewayPage(step: string, chargeId: string) {
 
 export async function answerGatewayPage(chargeId: string, request: Request) {
   const form = await request.formData();
-  const answered = await store().payments.answer(chargeId, form.get("answer") === "approve");
+  const answered = await store().testGateway.answer(chargeId, form.get("answer") === "approve");
   if (!answered) throw data({ message: "Unknown payment" }, { status: 404 });
   const { payment } = await pageFor(chargeId);
   throw redirect(payment ? `/checkout-return/${payment.id}` : answered.returnUrl);
