@@ -53,6 +53,10 @@ export const orders = pgTable(
     createdAt: createdAt(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     funnelEndedAt: timestamp("funnel_ended_at", { withTimezone: true }),
+    /** When the warehouse was told to ship it; kept when a refund later changes the status. */
+    fulfilledAt: timestamp("fulfilled_at", { withTimezone: true }),
+    /** When the buyer's personal fields were anonymised on request (GDPR Art. 17). */
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
   },
   (table) => [
     index("orders_email_idx").on(sql`lower(${table.email})`),
@@ -304,3 +308,81 @@ export const testGatewayRefunds = pgTable("test_gateway_refunds", {
   amountMinor: integer("amount_minor").notNull(),
   createdAt: createdAt(),
 });
+
+export const operatorRoles = ["owner", "support"] as const;
+export type OperatorRole = (typeof operatorRoles)[number];
+
+/** The people who run the store: back-office accounts (DESIGN §13). */
+export const operators = pgTable(
+  "operators",
+  {
+    id: uuid("id").primaryKey(),
+    /** Stored lower-cased: one account per address. */
+    email: text("email").notNull().unique(),
+    role: text("role").$type<OperatorRole>().notNull(),
+    /** Argon2id, in its PHC string form (algorithm, parameters, salt and hash). */
+    passwordHash: text("password_hash").notNull(),
+    createdAt: createdAt(),
+    lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+  },
+  (table) => [check("operators_role_check", sql`${table.role} in ('owner','support')`)],
+);
+
+/** Back-office sessions. The cookie holds a random token; only its SHA-256 is stored here. */
+export const operatorSessions = pgTable(
+  "operator_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    operatorId: uuid("operator_id")
+      .notNull()
+      .references(() => operators.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("operator_sessions_operator_idx").on(table.operatorId)],
+);
+
+/**
+ * Failed back-office logins per address tried (known or not, so that the answer never tells which
+ * addresses have an account): slowed after a few, then locked for a while.
+ */
+export const loginThrottle = pgTable("login_throttle", {
+  email: text("email").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+});
+
+/** Every operator action, with who did it; an order's timeline shows those about it. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    operatorId: uuid("operator_id").references(() => operators.id, { onDelete: "set null" }),
+    /** Kept as written when the action happened, so the log outlives the account. */
+    operatorEmail: text("operator_email").notNull(),
+    action: text("action").notNull(),
+    orderId: uuid("order_id").references(() => orders.id),
+    /** What was done, without a customer's personal data. */
+    detail: jsonb("detail").$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (table) => [index("audit_log_order_idx").on(table.orderId), index("audit_log_created_idx").on(table.createdAt)],
+);
+
+/**
+ * Funnel page views as counts only (DESIGN §14): no cookie, no identifier, no address; one row
+ * per day, funnel step, market and variant (`src`, empty when none).
+ */
+export const pageViews = pgTable(
+  "page_views",
+  {
+    day: text("day").notNull(),
+    step: text("step").notNull(),
+    market: text("market").notNull(),
+    src: text("src").notNull().default(""),
+    views: integer("views").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.step, table.market, table.src] })],
+);
