@@ -146,7 +146,9 @@ export async function seedOrders(db: Database, count: number, options: { seed?: 
     if (fate === "fulfilled") {
       await db.transaction(async (tx) => {
         const [order] = await tx.select().from(orders).where(eq(orders.id, placed.order.id)).for("update");
-        if (order) await changeStatus(tx, order, "fulfilled", "fulfilled", { by: "seed" });
+        if (!order) return;
+        await tx.update(orders).set({ fulfilledAt: new Date() }).where(eq(orders.id, order.id));
+        await changeStatus(tx, order, "fulfilled", "fulfilled", { by: "seed" });
       });
     }
     if (fate === "refunded") await refundOrder(db, providers, { orderId: placed.order.id, scope: { kind: "order" }, reason: "Customer changed their mind", requestKey: `seed-${i}` });
