@@ -14,6 +14,8 @@ export { checkStartupSettings } from "./platform/settings.server";
 export { startStore, stopStore } from "./platform/store.server";
 export { seedStore } from "./platform/seed-store.server";
 export { rendersOwnOrder } from "./orders/order-page.server";
+export { handleAdminRequest } from "./admin/admin-handler.server";
+export { addOperatorFromCommandLine } from "./platform/operator-command.server";
 
 export const streamTimeout = 5_000;
 

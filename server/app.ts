@@ -25,6 +25,50 @@ interface EntryModule {
   startStore?: () => Promise<unknown>;
   stopStore?: () => Promise<void>;
   rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
+  handleAdminRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
+}
+
+const maxAdminBody = 64 * 1024;
+
+/** Reads a request body up to a limit; beyond it the answer is 413 and the body is not kept. */
+async function readBody(req: Request, limit: number): Promise<Buffer | "too_large"> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return "too_large";
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The back office answers Fetch requests (it lives in the app's server build, with the store). */
+function serveBackOffice(handle: NonNullable<EntryModule["handleAdminRequest"]>) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+      }
+      const hasBody = req.method !== "GET" && req.method !== "HEAD";
+      const body = hasBody ? await readBody(req, maxAdminBody) : undefined;
+      if (body === "too_large") {
+        res.status(413).type("text/plain").send("Request body too large");
+        return;
+      }
+      const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host ?? "localhost"}`);
+      const response = await handle(new globalThis.Request(url, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) }));
+      res.status(response.status);
+      response.headers.forEach((value, name) => {
+        if (name !== "set-cookie") res.setHeader(name, value);
+      });
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
+      res.end(req.method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
+    } catch (error) {
+      next(error);
+    }
+  };
 }
 
 function servePrerendered(files: Map<string, PrerenderedFile>, rendersOwnOrder: EntryModule["rendersOwnOrder"], render: express.RequestHandler) {
@@ -97,6 +141,7 @@ export async function createApp(buildDir: string): Promise<Storefront> {
     res.setHeader("Cache-Control", req.path === "/latest.json" ? "public, max-age=1" : "public, max-age=31536000, immutable");
     next();
   });
+  if (entry.handleAdminRequest) app.use("/admin", serveBackOffice(entry.handleAdminRequest));
   const render = createRequestHandler({ build });
   app.use(servePrerendered(prerendered, entry.rendersOwnOrder, render));
   app.use(

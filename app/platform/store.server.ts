@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Cookie } from "react-router";
 import { openDatabase, type Database } from "../db/database.server";
+import { operatorCount } from "../admin/operators.server";
 import { composeMail } from "../mail/compose.server";
 import { startOutboxWorker, type OutboxWorker } from "../mail/outbox.server";
 import { createMailTransport, type MailTransport } from "../mail/transport.server";
@@ -50,6 +51,12 @@ export async function startStore(env: Record<string, string | undefined> = proce
   console.log(
     `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}`,
   );
+  if ((await operatorCount(database.db)) === 0) {
+    const command = "npm run admin -- add-user you@example.com --role owner";
+    console.log(
+      `No back-office operator yet. Create one with: ${command}${database.kind === "pglite" ? " (stop this server first: the embedded database allows one process at a time)" : ""}`,
+    );
+  }
   const testGateway = new TestGateway(database.db);
   const providers = new Map<string, PaymentProvider>([[testGateway.id, testGateway]]);
   if (settings.paypal) providers.set("paypal", createPayPalProvider({ ...settings.paypal, publicUrl: settings.publicUrl }));

@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import { refundOrder, type RefundRefusal } from "../orders/refund-service.server";
+import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { recordAudit } from "./audit.server";
+import { markFulfilled } from "./fulfilment.server";
+import { htmlPage, readForm, redirect } from "./http.server";
+import { may } from "./operators.server";
+import { listOrders, orderDetail, parseOrderFilter } from "./order-queries.server";
+import { fulfilmentRefusals } from "./views/fulfilment-view";
+import { OrderView, refundReasons, type RefundReason } from "./views/order-view";
+import { OrdersView } from "./views/orders-view";
+import type { Notice } from "./views/frame";
+
+const notices: Record<string, Notice> = {
+  refunded: { kind: "ok", text: "Refunded through the payment provider. The customer gets a refund e-mail." },
+  refund_incomplete: { kind: "error", text: "The payment provider has not confirmed all of the refund yet: it stays pending. Try again in a moment." },
+  fulfilled: { kind: "ok", text: "Marked fulfilled." },
+};
+
+const refusals: Record<RefundRefusal, string> = {
+  not_paid: "This order has not been paid or is cancelled: there is nothing to refund.",
+  unknown_line: "A ticked line is not on this order or has been refunded already. Nothing was refunded.",
+  nothing_to_refund: "Nothing is left to refund on this order.",
+  above_paid: "That is more than is left of the payment that took it. Nothing was refunded.",
+};
+
+const orderNumberPattern = "(VN-[A-Z0-9]{4}-[A-Z0-9]{4})";
+
+async function showOrder(context: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
+  const detail = await orderDetail(context.store.db, context.params.number ?? "");
+  if (!detail) return notFound("There is no order with this number.");
+  return htmlPage(<OrderView operator={context.operator} detail={detail} refundKey={randomUUID()} notice={notice} />, status);
+}
+
+async function refund(context: AdminContext): Promise<Response> {
+  const { store, operator, params } = context;
+  if (!may(operator, "refund")) return forbidden("Only an owner may refund. Nothing was refunded.");
+  const detail = await orderDetail(store.db, params.number ?? "");
+  if (!detail) return notFound("There is no order with this number.");
+  const form = await readForm(context.request);
+  const reason = form.get("reason") ?? "";
+  const requestKey = form.get("requestKey") ?? "";
+  const lineIds = form.getAll("line").map(Number);
+  if (!(reason in refundReasons) || !/^[0-9a-f-]{36}$/.test(requestKey) || lineIds.some((id) => !Number.isSafeInteger(id) || id <= 0)) {
+    return showOrder(context, { kind: "error", text: "The refund form was incomplete: choose a reason and try again. Nothing was refunded." }, 400);
+  }
+  const note = (form.get("note") ?? "").trim().slice(0, 200);
+  const reasonText = `${refundReasons[reason as RefundReason]}${note ? `: ${note}` : ""}`;
+  const result = await refundOrder(store.db, store.providers, {
+    orderId: detail.order.id,
+    scope: lineIds.length > 0 ? { kind: "lines", lineIds } : { kind: "order" },
+    reason: reasonText,
+    requestKey,
+  });
+  if (result.kind === "refused") return showOrder(context, { kind: "error", text: refusals[result.reason] }, 409);
+  await recordAudit(store.db, operator, "refund", {
+    orderId: detail.order.id,
+    detail: { scope: lineIds.length > 0 ? `lines ${lineIds.join(", ")}` : "order", reason, outcome: result.kind, request: requestKey },
+  });
+  return redirect(`/admin/orders/${detail.order.number}?done=${result.kind === "refunded" ? "refunded" : "refund_incomplete"}`);
+}
+
+async function fulfil(context: AdminContext): Promise<Response> {
+  const { store, operator, params } = context;
+  if (!may(operator, "fulfil")) return forbidden("Your role may not mark orders fulfilled.");
+  const detail = await orderDetail(store.db, params.number ?? "");
+  if (!detail) return notFound("There is no order with this number.");
+  const result = await markFulfilled(store.db, operator, [detail.order.id]);
+  const skipped = result.skipped[0];
+  if (skipped) return showOrder(context, { kind: "error", text: `Not marked fulfilled: ${fulfilmentRefusals[skipped.reason]}.` }, 409);
+  return redirect(`/admin/orders/${detail.order.number}?done=fulfilled`);
+}
+
+export const orderRoutes: readonly AdminRoute[] = [
+  {
+    method: "GET",
+    pattern: /^\/admin\/orders\/?$/,
+    async handle({ store, operator, url }) {
+      const filter = parseOrderFilter(url.searchParams);
+      const { rows, total, pages } = await listOrders(store.db, filter);
+      return htmlPage(<OrdersView operator={operator} filter={filter} rows={rows} total={total} pages={pages} />);
+    },
+  },
+  {
+    method: "GET",
+    pattern: new RegExp(`^/admin/orders/${orderNumberPattern}$`, "i"),
+    params: ["number"],
+    handle: (context) => showOrder(context, noticeFrom(context.url, notices)),
+  },
+  { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/refund$`, "i"), params: ["number"], handle: refund },
+  { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/fulfil$`, "i"), params: ["number"], handle: fulfil },
+];

@@ -1,0 +1,93 @@
+import type { ReactNode } from "react";
+import type { Operator } from "../audit.server";
+import { stylesheet } from "../http.server";
+
+/** The back office's sections, in the order of its navigation. */
+export const sections = [
+  { id: "orders", href: "/admin/orders", label: "Orders" },
+  { id: "fulfilment", href: "/admin/fulfilment", label: "Fulfilment" },
+  { id: "requests", href: "/admin/requests", label: "Withdrawals & requests" },
+  { id: "privacy", href: "/admin/privacy", label: "Privacy requests" },
+  { id: "report", href: "/admin/report", label: "Funnel report" },
+] as const;
+
+export type SectionId = (typeof sections)[number]["id"];
+
+export interface Notice {
+  kind: "ok" | "error";
+  text: string;
+}
+
+export function Document({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex, nofollow" />
+        <title>{`${title} · Back office`}</title>
+        <link rel="stylesheet" href={stylesheet.path} />
+      </head>
+      <body>{children}</body>
+    </html>
+  );
+}
+
+export function NoticeBox({ notice }: { notice: Notice | null | undefined }) {
+  if (!notice) return null;
+  return (
+    <p className={`notice ${notice.kind}`} role={notice.kind === "error" ? "alert" : "status"}>
+      {notice.text}
+    </p>
+  );
+}
+
+export function Frame({ operator, section, title, notice, children }: { operator: Operator; section: SectionId; title: string; notice?: Notice | null; children: ReactNode }) {
+  return (
+    <Document title={title}>
+      <a className="skip" href="#content">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Vitanor back office</span>
+        <nav aria-label="Back office">
+          <ul>
+            {sections.map((item) => (
+              <li key={item.id}>
+                <a href={item.href} aria-current={item.id === section ? "page" : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>
+            {operator.email} ({operator.role})
+          </span>
+          <form method="post" action="/admin/logout">
+            <button type="submit" className="secondary">
+              Log out
+            </button>
+          </form>
+        </div>
+      </header>
+      <main id="content">
+        <h1>{title}</h1>
+        <NoticeBox notice={notice} />
+        {children}
+      </main>
+    </Document>
+  );
+}
+
+export function formatMinor(minor: number, currency: string): string {
+  return new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(minor / 100);
+}
+
+/** Times in the back office are UTC, written the same way everywhere. */
+export function formatTime(date: Date | null | undefined): string {
+  return date ? `${date.toISOString().slice(0, 16).replace("T", " ")} UTC` : "—";
+}
+
+export const statusLabel = (status: string) => status.replace(/_/g, " ");

@@ -1,0 +1,298 @@
+import type { Operator } from "../audit.server";
+import { may } from "../operators.server";
+import type { OrderDetail, TimelineEntry } from "../order-queries.server";
+import { formatMinor, formatTime, Frame, statusLabel, type Notice } from "./frame";
+
+export const refundReasons = {
+  withdrawal: "Customer withdrew from the contract",
+  guarantee: "Money-back guarantee",
+  damaged: "Damaged or wrong delivery",
+  goodwill: "Goodwill",
+  other: "Other",
+} as const;
+
+export type RefundReason = keyof typeof refundReasons;
+
+/** Amounts in event details are minor units of the order's currency. */
+const amountKeys = new Set(["amount", "total", "refundedInAll"]);
+
+function describe(detail: Record<string, unknown>, currency: string): string {
+  return Object.entries(detail)
+    .filter(([key, value]) => value !== null && value !== "" && key !== "currency")
+    .map(([key, value]) => `${key}: ${amountKeys.has(key) && typeof value === "number" ? formatMinor(value, currency) : String(value)}`)
+    .join(", ");
+}
+
+function TimelineRow({ entry, currency }: { entry: TimelineEntry; currency: string }) {
+  const what =
+    entry.kind === "event"
+      ? `${entry.type.replace(/_/g, " ")}${entry.toStatus ? ` (${statusLabel(entry.fromStatus ?? "")} → ${statusLabel(entry.toStatus)})` : ""}`
+      : `${entry.action.replace(/_/g, " ")} by ${entry.operator}`;
+  return (
+    <tr>
+      <td className="nowrap">{formatTime(entry.at)}</td>
+      <td>{entry.kind === "event" ? "Store" : "Operator"}</td>
+      <td>{what}</td>
+      <td className="muted">{describe(entry.detail, currency)}</td>
+    </tr>
+  );
+}
+
+export function OrderView({ operator, detail, refundKey, notice }: { operator: Operator; detail: OrderDetail; refundKey: string; notice?: Notice | null }) {
+  const { order, lines, payments, refunds, timeline, mails, refundedLineIds, paidMinor, refundedMinor } = detail;
+  const money = (minor: number) => formatMinor(minor, order.currency);
+  const refundable = paidMinor - refundedMinor > 0 && ["paid", "fulfilled", "partially_refunded", "withdrawn"].includes(order.status);
+  const canFulfil = !order.fulfilledAt && order.funnelEndedAt && ["paid", "partially_refunded"].includes(order.status) && lines.some((line) => line.kind === "supplement");
+  return (
+    <Frame operator={operator} section="orders" title={`Order ${order.number}`} notice={notice}>
+      <p>
+        <a href="/admin/orders">← All orders</a>
+      </p>
+      <div className="grid">
+        <section className="panel" aria-labelledby="facts">
+          <h2 id="facts">Order</h2>
+          <dl className="facts">
+            <dt>Number</dt>
+            <dd>
+              {order.number} {order.test ? <span className="tag-test">test</span> : null}
+            </dd>
+            <dt>Status</dt>
+            <dd>
+              <span className="status">{statusLabel(order.status)}</span>
+            </dd>
+            <dt>Placed</dt>
+            <dd>{formatTime(order.createdAt)}</dd>
+            <dt>Paid</dt>
+            <dd>{formatTime(order.paidAt)}</dd>
+            <dt>Funnel ended</dt>
+            <dd>{formatTime(order.funnelEndedAt)}</dd>
+            <dt>Fulfilled</dt>
+            <dd>{formatTime(order.fulfilledAt)}</dd>
+            <dt>Market</dt>
+            <dd>
+              {order.market} ({order.locale}, {order.currency})
+            </dd>
+            <dt>Variant</dt>
+            <dd>{order.funnelSrc ?? "—"}</dd>
+            <dt>Paid in all</dt>
+            <dd>{money(paidMinor)}</dd>
+            <dt>Refunded</dt>
+            <dd>{money(refundedMinor)}</dd>
+          </dl>
+        </section>
+        <section className="panel" aria-labelledby="customer">
+          <h2 id="customer">Customer and delivery address</h2>
+          {order.erasedAt ? <p className="muted">Personal data erased on request on {formatTime(order.erasedAt)}.</p> : null}
+          <address>
+            {order.givenName} {order.familyName}
+            <br />
+            {order.addressLine1}
+            {order.addressLine2 ? (
+              <>
+                <br />
+                {order.addressLine2}
+              </>
+            ) : null}
+            <br />
+            {order.postalCode} {order.city}
+            <br />
+            {order.country}
+          </address>
+          <p>
+            {order.email}
+            {order.phone ? (
+              <>
+                <br />
+                {order.phone}
+              </>
+            ) : null}
+          </p>
+          {canFulfil && may(operator, "fulfil") ? (
+            <form method="post" action={`/admin/orders/${order.number}/fulfil`}>
+              <button type="submit">Mark fulfilled</button>
+            </form>
+          ) : null}
+        </section>
+      </div>
+
+      <section className="panel" aria-labelledby="lines">
+        <h2 id="lines">Lines</h2>
+        <form method="post" action={`/admin/orders/${order.number}/refund`}>
+          <input type="hidden" name="requestKey" value={refundKey} />
+          <table>
+            <thead>
+              <tr>
+                {refundable && may(operator, "refund") ? <th scope="col">Refund</th> : null}
+                <th scope="col">Product</th>
+                <th scope="col">Step</th>
+                <th scope="col" className="num">
+                  Packs
+                </th>
+                <th scope="col" className="num">
+                  VAT
+                </th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {lines.map((line) => (
+                <tr key={line.id}>
+                  {refundable && may(operator, "refund") ? (
+                    <td>
+                      {refundedLineIds.has(line.id) ? null : (
+                        <input type="checkbox" name="line" value={line.id} aria-label={`Refund ${line.productName}`} />
+                      )}
+                    </td>
+                  ) : null}
+                  <td>
+                    {line.productName} <span className="muted">({line.kind === "digital" ? "digital" : line.productId})</span>
+                  </td>
+                  <td>{line.source}</td>
+                  <td className="num">{line.units}</td>
+                  <td className="num">{(line.vatRateBp / 100).toFixed(line.vatRateBp % 100 === 0 ? 0 : 1)} %</td>
+                  <td className="num">{money(line.grossMinor)}</td>
+                  <td>{refundedLineIds.has(line.id) ? "refunded" : ""}</td>
+                </tr>
+              ))}
+              <tr>
+                {refundable && may(operator, "refund") ? <td /> : null}
+                <td colSpan={4}>Delivery</td>
+                <td className="num">{money(order.deliveryMinor)}</td>
+                <td />
+              </tr>
+            </tbody>
+          </table>
+          {refundable && may(operator, "refund") ? (
+            <fieldset>
+              <legend>Refund through the payment provider</legend>
+              <p className="muted">Tick lines to refund them; with none ticked, everything not yet refunded ({money(paidMinor - refundedMinor)}) is refunded.</p>
+              <div className="actions">
+                <label>
+                  Reason
+                  <select name="reason" required defaultValue="withdrawal">
+                    {Object.entries(refundReasons).map(([value, label]) => (
+                      <option key={value} value={value}>
+                        {label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  Note (optional)
+                  <input type="text" name="note" maxLength={200} size={32} />
+                </label>
+                <button type="submit" className="danger" data-testid="admin-refund">
+                  Refund
+                </button>
+              </div>
+            </fieldset>
+          ) : null}
+        </form>
+      </section>
+
+      <section className="panel" aria-labelledby="payments">
+        <h2 id="payments">Payments and refunds</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">For</th>
+              <th scope="col">Provider</th>
+              <th scope="col">Method</th>
+              <th scope="col">Status</th>
+              <th scope="col">Reference</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {payments.map((payment) => (
+              <tr key={payment.id}>
+                <td>{formatTime(payment.createdAt)}</td>
+                <td>{payment.purpose}</td>
+                <td>{payment.provider}</td>
+                <td>{payment.method}</td>
+                <td>
+                  {payment.status}
+                  {payment.failureCode ? ` (${payment.failureCode})` : ""}
+                </td>
+                <td className="muted">{payment.providerRef ?? "—"}</td>
+                <td className="num">{money(payment.amountMinor)}</td>
+              </tr>
+            ))}
+            {refunds.map((refund) => (
+              <tr key={refund.id}>
+                <td>{formatTime(refund.createdAt)}</td>
+                <td>refund ({refund.reason})</td>
+                <td colSpan={2} />
+                <td>
+                  {refund.status}
+                  {refund.failureReason ? ` (${refund.failureReason})` : ""}
+                </td>
+                <td className="muted">{refund.providerRef ?? "—"}</td>
+                <td className="num">−{money(refund.amountMinor)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+
+      <section className="panel" aria-labelledby="mails">
+        <h2 id="mails">E-mails</h2>
+        {mails.length === 0 ? (
+          <p className="muted">No e-mail for this order.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Kind</th>
+                <th scope="col">To</th>
+                <th scope="col">Status</th>
+                <th scope="col">Due</th>
+                <th scope="col">Sent</th>
+              </tr>
+            </thead>
+            <tbody>
+              {mails.map((mail) => (
+                <tr key={mail.id}>
+                  <td>{mail.kind}</td>
+                  <td>{mail.recipient}</td>
+                  <td>
+                    {mail.status}
+                    {mail.attempts > 1 ? ` after ${mail.attempts} attempts` : ""}
+                    {mail.lastError && mail.status !== "sent" ? <span className="muted"> ({mail.lastError})</span> : null}
+                  </td>
+                  <td>{formatTime(mail.sendAfter)}</td>
+                  <td>{formatTime(mail.sentAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="timeline">
+        <h2 id="timeline">Timeline</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {timeline.map((entry, index) => (
+              <TimelineRow key={index} entry={entry} currency={order.currency} />
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </Frame>
+  );
+}
