@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-o
 import type { Database } from "../db/database.server";
 import { auditLog, orderEvents, orderLines, orders, orderStatuses, outbox, payments, refunds, type OrderStatus } from "../db/schema";
 import { markets } from "../market/markets";
+import { normalizeOrderNumber } from "../orders/order-number";
 
 /** The back office's reads of orders: the searchable list and one order with everything about it. */
 
@@ -51,7 +52,7 @@ function conditions(filter: OrderFilter): SQL | undefined {
     const contains = `%${escapeLike(query)}%`;
     parts.push(
       or(
-        eq(orders.number, query.toUpperCase()),
+        eq(orders.number, normalizeOrderNumber(query) ?? query.toUpperCase()),
         ilike(orders.number, `${escapeLike(query)}%`),
         sql`lower(${orders.email}) = ${query.toLowerCase()}`,
         ilike(orders.email, contains),
