@@ -1,10 +1,12 @@
 import { existsSync } from "node:fs";
+import { IntlMessageFormat } from "intl-messageformat";
 import { describe, expect, it } from "vitest";
 import products from "./catalog/products.json";
 import { currencies } from "../app/catalog/schema";
 import { crossCheckFunnel, funnelTextsFor, locales, productTextFor } from "../app/funnel/content.server";
 import { localeCodes } from "../app/market/markets";
 import { legalTextsFor } from "../app/chrome/legal-texts.server";
+import { mailTextsFor } from "../app/mail/mail-texts.server";
 
 describe("content for every market", () => {
   it("has funnel texts, product texts and legal texts in every locale", () => {
@@ -33,5 +35,46 @@ describe("content for every market", () => {
     if (locale === "en_GB") return;
     const english = JSON.stringify(funnelTextsFor("en_GB").results);
     expect(JSON.stringify(funnelTextsFor(locale).results)).not.toBe(english);
+  });
+});
+
+/** Every text of a nested texts object, by its dotted key. */
+function flatTexts(value: unknown, path = ""): [string, string][] {
+  if (typeof value === "string") return [[path, value]];
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) => flatTexts(child, path ? `${path}.${key}` : key));
+}
+
+/** Names of the ICU arguments a message uses, e.g. `{amount}` and `{units, plural, ...}`. */
+function argumentNames(message: string, locale: string): string[] {
+  const names = new Set<string>();
+  const visit = (elements: unknown[]) => {
+    for (const element of elements as { type: number; value?: unknown; options?: Record<string, { value: unknown[] }> }[]) {
+      if (element.type !== 0 && typeof element.value === "string") names.add(element.value);
+      for (const option of Object.values(element.options ?? {})) visit(option.value);
+    }
+  };
+  visit(new IntlMessageFormat(message, locale.replace("_", "-")).getAst());
+  return [...names].sort();
+}
+
+describe("e-mail texts", () => {
+  const english = mailTextsFor("en_GB");
+
+  it.each(localeCodes)("%s has its own file whose messages parse and use the same arguments as en_GB", (locale) => {
+    expect(existsSync(new URL(`./mail/${locale}.json`, import.meta.url))).toBe(true);
+    const source = new Map(flatTexts(english));
+    for (const [key, message] of flatTexts(mailTextsFor(locale))) {
+      expect(argumentNames(message, locale), `${locale} ${key}`).toEqual(argumentNames(source.get(key) ?? "", "en_GB"));
+    }
+  });
+
+  it.each(localeCodes.filter((locale) => locale !== "en_GB"))("%s: the refund e-mail is translated", (locale) => {
+    const untranslated = flatTexts(mailTextsFor(locale).refund).filter(([key, text]) => text === (english.refund as Record<string, string>)[key]);
+    expect(untranslated).toEqual([]);
+  });
+
+  it("Swiss German never uses ß", () => {
+    expect(flatTexts(mailTextsFor("ch_CH")).filter(([, text]) => text.includes("ß"))).toEqual([]);
   });
 });

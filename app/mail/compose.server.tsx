@@ -96,6 +96,57 @@ async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promi
   };
 }
 
+/**
+ * A refund that succeeded: how much, for which lines (the rest of a whole-order refund is its
+ * delivery), whether the order is now refunded in full, and when the money typically arrives.
+ */
+async function refund(row: OutboxRow, context: ComposeContext): Promise<MailContent> {
+  const order = row.orderId ? await orderById(context.db, row.orderId) : undefined;
+  if (!order) throw new Error(`No order for e-mail #${row.id}`);
+  if (order.erasedAt) throw new Error(`The order of e-mail #${row.id} was erased`);
+  const lineIds = Array.isArray(row.payload.lineIds) ? row.payload.lineIds : [];
+  const lines = (await linesOf(context.db, order.id)).filter((line) => lineIds.includes(line.id));
+  const amountMinor = Number(row.payload.amountMinor);
+  if (!Number.isInteger(amountMinor)) throw new Error(`No refunded amount in e-mail #${row.id}`);
+  const market = marketOf(order.market, order.locale);
+  const money = (minor: number) => formatMoney(minor, { languageTag: market.languageTag, currency: order.currency as Market["currency"] });
+  const { texts, format, greeting, signature, contact: contactLine } = common(order.locale, market, order.givenName);
+  const t = texts.refund;
+  const lineTexts = texts.orderConfirmation;
+  const amount = money(amountMinor);
+  const deliveryMinor = amountMinor - lines.reduce((sum, line) => sum + line.grossMinor, 0);
+  return {
+    lang: market.languageTag,
+    subject: format(t.subject, { number: order.number }),
+    preheader: format(t.preheader, { amount }),
+    notice: order.test ? texts.common.testNotice : undefined,
+    greeting,
+    paragraphs: [format(t.intro, { amount, number: order.number }), row.payload.fullyRefunded === true ? t.full : t.partial],
+    sections: [
+      {
+        rows: [
+          { label: lineTexts.numberLabel, value: order.number, strong: true },
+          { label: t.dateLabel, value: formatDate(row.createdAt, market) },
+        ],
+      },
+      {
+        title: t.linesTitle,
+        rows: [
+          ...lines.map((line) => ({
+            label: `${line.productName} – ${line.kind === "digital" ? lineTexts.digitalItem : format(lineTexts.quantity, { units: line.units })}`,
+            value: money(line.grossMinor),
+          })),
+          ...(deliveryMinor > 0 && deliveryMinor === order.deliveryMinor ? [{ label: lineTexts.delivery, value: money(deliveryMinor) }] : []),
+          { label: t.total, value: amount, strong: true },
+        ],
+      },
+      { paragraphs: [t.timing] },
+    ],
+    signature,
+    contact: contactLine,
+  };
+}
+
 function payloadText(row: OutboxRow, key: string): string {
   const value = row.payload[key];
   return typeof value === "string" ? value : "";
@@ -174,11 +225,13 @@ export async function composeMail(row: OutboxRow, context: ComposeContext): Prom
       ? await orderConfirmation(row, context)
       : row.kind === "withdrawal"
         ? withdrawal(row, context)
-        : row.kind === "refund-request"
-          ? refundRequest(row)
-          : row.kind === "feedback"
-            ? feedbackAcknowledgement(row)
-            : null;
+        : row.kind === "refund"
+          ? await refund(row, context)
+          : row.kind === "refund-request"
+            ? refundRequest(row)
+            : row.kind === "feedback"
+              ? feedbackAcknowledgement(row)
+              : null;
   if (!content) throw new Error(`Unknown e-mail kind ${row.kind}`);
   const domain = /@([^>\s]+)>?$/.exec(context.from)?.[1] ?? "localhost";
   return {

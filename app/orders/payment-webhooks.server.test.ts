@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { orderEvents, payments, webhookEvents } from "../db/schema";
+import { orderEvents, outbox, payments, webhookEvents } from "../db/schema";
 import { WebhookRejected, type PaymentProvider, type VerifiedWebhook } from "../payments/provider";
 import type { Database } from "../db/database.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder } from "../test-support/orders";
 import { orderById } from "./order-records.server";
 import { receiveWebhook } from "./payment-webhooks.server";
+import { refundOrder } from "./refund-service.server";
 
 /** A provider whose webhooks are "signed" with a header, standing in for Stripe's and PayPal's checks. */
 const provider: PaymentProvider = {
@@ -28,6 +29,12 @@ const send = (db: Database, webhook: VerifiedWebhook, headers = signed) => recei
 
 describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
   const database = useTestDatabase(kind);
+
+  const refundMails = (orderId: string) =>
+    database.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.orderId, orderId), eq(outbox.kind, "refund")));
 
   /** An order waiting for the fake provider's payment `ref` (as after a redirect to its page). */
   async function orderPayingWith(ref: string): Promise<string> {
@@ -57,6 +64,20 @@ describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
     expect((await orderById(database.db, orderId))?.status).toBe("partially_refunded");
     await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.refunded", providerRef: ref, amountRefundedMinor: 8970 } });
     expect((await orderById(database.db, orderId))?.status).toBe("refunded");
+    // Announced by the provider, not by the store (see `applyRefundTotal`).
+    expect(await refundMails(orderId)).toEqual([]);
+  });
+
+  it("announces a refund the store made once, not again when the provider reports it", async () => {
+    const ref = `pi_${randomUUID()}`;
+    const orderId = await orderPayingWith(ref);
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.succeeded", providerRef: ref, reusableMethodRef: null } });
+    const refunding: PaymentProvider = { ...provider, refund: () => Promise.resolve({ status: "succeeded", refundRef: `re_${randomUUID()}` }) };
+    const result = await refundOrder(database.db, new Map([["fake", refunding]]), { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: randomUUID() });
+    expect(result.kind).toBe("refunded");
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.refunded", providerRef: ref, amountRefundedMinor: 8970 } });
+    expect((await orderById(database.db, orderId))?.status).toBe("refunded");
+    expect((await refundMails(orderId)).map((row) => row.payload.amountMinor)).toEqual([8970]);
   });
 
   it.each([

@@ -76,7 +76,19 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
   }
 }
 
-/** A refund made at the provider (its dashboard, or ours): the order's status follows the total refunded. */
+/**
+ * A refund made at the provider (its dashboard, or ours): the order's status follows the total refunded.
+ *
+ * It queues no refund e-mail, on purpose. The store's own refunds are announced by `refundOrder`,
+ * in the transaction that records their success; the provider reports those same refunds here
+ * again, and this event carries only an amount (Stripe: all refunded of the payment so far; PayPal:
+ * that, or only the latest refund's), not which refunds it counts. Telling a dashboard refund from
+ * one of ours by subtracting our refunds would misfire whenever the event and our refund cross (an
+ * event about an earlier total, applied after our refund was recorded), and the buyer would get a
+ * second e-mail or a wrong amount. Refunds made in the provider's dashboard are announced by the
+ * provider (PayPal always; Stripe when refund receipts are switched on for the account); a refund
+ * the buyer should hear about from the store is made in the back office.
+ */
 async function applyRefundTotal(db: Database, payment: Payment, refundedMinor: number): Promise<void> {
   await db.transaction(async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for("update");

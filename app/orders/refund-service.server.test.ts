@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orderLines, testGatewayRefunds } from "../db/schema";
+import { orderLines, orders, outbox, payments, testGatewayRefunds } from "../db/schema";
 import { marketFor } from "../market/markets";
 import type { PaymentProvider } from "../payments/provider";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
@@ -56,6 +56,24 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
   }
 
   const gatewayRefunds = async () => database.db.select().from(testGatewayRefunds);
+  const refundMails = async (orderId: string) =>
+    database.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.orderId, orderId), eq(outbox.kind, "refund")))
+      .orderBy(outbox.id);
+
+  /** A provider that refuses to answer (times out) for the payments `down` names, and is the test gateway otherwise. */
+  function flakyGateway(down: (providerRef: string) => boolean): PaymentProvider {
+    return {
+      ...gateway,
+      id: "test",
+      startPayment: (input) => gateway.startPayment(input),
+      retrievePayment: (ref) => gateway.retrievePayment(ref),
+      chargeSavedMethod: (input) => gateway.chargeSavedMethod(input),
+      refund: (input) => (down(input.providerRef) ? Promise.reject(new Error("timeout")) : gateway.refund(input)),
+    };
+  }
 
   it("refunds one line from the payment that took it, then the rest of the order", async () => {
     const { orderId, lineIds } = await paidOrderWithUpsell();
@@ -69,6 +87,61 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     expect((await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "again", requestKey: randomUUID() })).kind).toBe("refused");
   });
 
+  it("tells the buyer of each refund once: a line, another line, then the rest of the order", async () => {
+    const { orderId, lineIds } = await paidOrderWithUpsell();
+    const first = await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.upsell] }, reason: "not wanted", requestKey: randomUUID() });
+    const [mail, ...more] = await refundMails(orderId);
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({
+      kind: "refund",
+      dedupeKey: `refund:${first.kind === "refunded" ? first.refunds[0]?.id : "?"}`,
+      recipient: testBuyer.email,
+      locale: "de_DE",
+      status: "pending",
+      payload: { amountMinor: 990, lineIds: [lineIds.upsell], fullyRefunded: false, market: "DE" },
+    });
+    // The rest is the checkout's payment: its line and the delivery, and the order is then refunded in full.
+    await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: randomUUID() });
+    const mails = await refundMails(orderId);
+    expect(mails.map((row) => row.payload)).toEqual([
+      expect.objectContaining({ amountMinor: 990, lineIds: [lineIds.upsell], fullyRefunded: false }),
+      expect.objectContaining({ amountMinor: 8970, lineIds: [lineIds.checkout], fullyRefunded: true }),
+    ]);
+    await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "again", requestKey: randomUUID() });
+    expect(await refundMails(orderId)).toHaveLength(2);
+  });
+
+  it("queues a second e-mail for a refund of another line", async () => {
+    const { orderId, lineIds } = await paidOrderWithUpsell();
+    await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.checkout] }, reason: "damaged", requestKey: randomUUID() });
+    await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.upsell] }, reason: "not wanted", requestKey: randomUUID() });
+    const [checkoutLine] = await database.db.select().from(orderLines).where(eq(orderLines.id, lineIds.checkout));
+    const mails = await refundMails(orderId);
+    expect(mails.map((row) => row.payload)).toEqual([
+      expect.objectContaining({ amountMinor: checkoutLine?.grossMinor, lineIds: [lineIds.checkout], fullyRefunded: false }),
+      // Delivery was free: with its last line refunded, the order is refunded in full.
+      expect.objectContaining({ amountMinor: 990, lineIds: [lineIds.upsell], fullyRefunded: true }),
+    ]);
+    expect(new Set(mails.map((row) => row.dedupeKey)).size).toBe(2);
+  });
+
+  it("writes nothing to the buyer of an erased order", async () => {
+    const { orderId } = await paidOrderWithUpsell();
+    await database.db.update(orders).set({ erasedAt: new Date() }).where(eq(orders.id, orderId));
+    const result = await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "erased", requestKey: randomUUID() });
+    expect(result.kind).toBe("refunded");
+    expect(await refundMails(orderId)).toEqual([]);
+  });
+
+  it("sends the refund e-mail after an order confirmation that still waits", async () => {
+    const { orderId } = await paidOrderWithUpsell();
+    await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "ordered twice", requestKey: randomUUID() });
+    const [confirmation] = await database.db.select().from(outbox).where(eq(outbox.dedupeKey, `order-confirmation:${orderId}`));
+    const [mail] = await refundMails(orderId);
+    expect(confirmation?.status).toBe("pending");
+    expect(mail?.sendAfter.getTime()).toBeGreaterThan(confirmation?.sendAfter.getTime() ?? Infinity);
+  });
+
   it("makes one refund of the same request sent twice at once", async () => {
     const { orderId, lineIds } = await paidOrderWithUpsell();
     const before = (await gatewayRefunds()).length;
@@ -77,6 +150,10 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     expect(results.map((result) => result.kind)).toEqual(["refunded", "refunded"]);
     expect((await gatewayRefunds()).length).toBe(before + 1);
     expect((await orderById(database.db, orderId))?.status).toBe("partially_refunded");
+    expect(await refundMails(orderId)).toHaveLength(1);
+    // The same request once more, later: it finds its refund settled and tells no one again.
+    expect((await refundOrder(database.db, providers, request)).kind).toBe("refunded");
+    expect(await refundMails(orderId)).toHaveLength(1);
   });
 
   it.each([
@@ -87,6 +164,7 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     const result = await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: lines() }, reason: "x", requestKey: randomUUID() });
     expect(result).toEqual({ kind: "refused", reason });
     expect((await orderById(database.db, orderId))?.status).toBe("paid");
+    expect(await refundMails(orderId)).toEqual([]);
   });
 
   it("refuses a line refunded already, and an order never paid", async () => {
@@ -94,25 +172,40 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.upsell] }, reason: "x", requestKey: randomUUID() });
     const again = await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.upsell] }, reason: "x", requestKey: randomUUID() });
     expect(again).toEqual({ kind: "refused", reason: "unknown_line" });
+    expect(await refundMails(orderId)).toHaveLength(1);
     expect(await refundOrder(database.db, providers, { orderId: randomUUID(), scope: { kind: "order" }, reason: "x", requestKey: randomUUID() })).toEqual({ kind: "refused", reason: "not_paid" });
   });
 
   it("finishes with the same key when the provider could not be reached the first time", async () => {
-    const { orderId } = await paidOrderWithUpsell();
+    const { orderId, lineIds } = await paidOrderWithUpsell();
     let down = true;
-    const flaky: PaymentProvider = {
-      ...gateway,
-      id: "test",
-      startPayment: (input) => gateway.startPayment(input),
-      retrievePayment: (ref) => gateway.retrievePayment(ref),
-      chargeSavedMethod: (input) => gateway.chargeSavedMethod(input),
-      refund: (input) => (down ? Promise.reject(new Error("timeout")) : gateway.refund(input)),
-    };
+    const flaky = flakyGateway(() => down);
     const request = { orderId, scope: { kind: "order" } as const, reason: "withdrawal", requestKey: randomUUID() };
     expect((await refundOrder(database.db, new Map([["test", flaky]]), request)).kind).toBe("incomplete");
     expect((await orderById(database.db, orderId))?.status).toBe("paid");
+    expect(await refundMails(orderId)).toEqual([]);
     down = false;
     expect((await refundOrder(database.db, new Map([["test", flaky]]), request)).kind).toBe("refunded");
     expect((await orderById(database.db, orderId))?.status).toBe("refunded");
+    const mails = await refundMails(orderId);
+    expect(mails.map((row) => row.payload)).toEqual([expect.objectContaining({ amountMinor: 8970 + 990, lineIds: [lineIds.checkout, lineIds.upsell].sort((a, b) => a - b), fullyRefunded: true })]);
+  });
+
+  it("tells the buyer of the part that succeeded, and of the rest when the same key finishes it", async () => {
+    const { orderId, lineIds } = await paidOrderWithUpsell();
+    const [upsellPayment] = await database.db.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.purpose, "upsell:upsell")));
+    let down = true;
+    const flaky = flakyGateway((ref) => down && ref === upsellPayment?.providerRef);
+    const request = { orderId, scope: { kind: "order" } as const, reason: "withdrawal", requestKey: randomUUID() };
+    expect((await refundOrder(database.db, new Map([["test", flaky]]), request)).kind).toBe("incomplete");
+    expect((await refundMails(orderId)).map((row) => row.payload)).toEqual([expect.objectContaining({ amountMinor: 8970, lineIds: [lineIds.checkout], fullyRefunded: false })]);
+    down = false;
+    expect((await refundOrder(database.db, new Map([["test", flaky]]), request)).kind).toBe("refunded");
+    expect((await refundMails(orderId)).map((row) => row.payload)).toEqual([
+      expect.objectContaining({ amountMinor: 8970, lineIds: [lineIds.checkout], fullyRefunded: false }),
+      expect.objectContaining({ amountMinor: 990, lineIds: [lineIds.upsell], fullyRefunded: true }),
+    ]);
+    await refundOrder(database.db, new Map([["test", flaky]]), request);
+    expect(await refundMails(orderId)).toHaveLength(2);
   });
 });

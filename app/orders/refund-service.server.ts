@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, like } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
-import { orderLines, orders, payments, refunds, type OrderStatus } from "../db/schema";
+import { orderLines, orders, outbox, payments, refunds, type OrderStatus } from "../db/schema";
+import { enqueueMail } from "../mail/outbox.server";
 import type { PaymentProvider } from "../payments/provider";
 import { changeStatus, recordEvent, type Order, type OrderLine, type Payment } from "./order-records.server";
 
 /**
  * Refunds of a whole order or of single lines through the provider that took each payment
  * (DESIGN §12), ready for the back office. A request carries its own key: sent twice, it is one
- * refund at the provider; interrupted, the same key finishes what was started.
+ * refund at the provider; interrupted, the same key finishes what was started. The buyer is told by
+ * e-mail of every refund that succeeds, once.
  */
 
 export type Refund = typeof refunds.$inferSelect;
@@ -158,7 +160,42 @@ async function sendPending(
   return { settled, newlySucceeded };
 }
 
-/** The order's status follows what has been given back in all. */
+/**
+ * Queues the refund e-mail for the refunds this call moved to `succeeded`. Only the call that moved
+ * a refund out of `pending` reports it (see `sendPending`), so the sets reported by two calls never
+ * share a refund, and the key named after one of them is never used for another e-mail: a request
+ * sent twice, or retried after the provider was down, tells the buyer of each refund exactly once.
+ * In the usual case (everything succeeds at the first try) that is one e-mail per refund action.
+ * The buyer of an erased order is not written to.
+ */
+async function queueRefundMail(tx: Transaction, order: Order, newlyDone: readonly Refund[], fullyRefunded: boolean): Promise<void> {
+  if (order.erasedAt) return;
+  const refundIds = newlyDone.map((refund) => refund.id).sort();
+  // The receipt of an order refunded within minutes of being paid may still wait for its upsells:
+  // the refund e-mail follows it instead of overtaking it.
+  const [confirmation] = await tx
+    .select({ sendAfter: outbox.sendAfter })
+    .from(outbox)
+    .where(and(eq(outbox.dedupeKey, `order-confirmation:${order.id}`), eq(outbox.status, "pending")));
+  const now = Date.now();
+  await enqueueMail(tx, {
+    kind: "refund",
+    dedupeKey: `refund:${refundIds[0]}`,
+    recipient: order.email,
+    locale: order.locale,
+    orderId: order.id,
+    payload: {
+      amountMinor: newlyDone.reduce((sum, refund) => sum + refund.amountMinor, 0),
+      lineIds: [...new Set(newlyDone.flatMap((refund) => refund.lineIds))].sort((a, b) => a - b),
+      refundIds,
+      fullyRefunded,
+      market: order.market,
+    },
+    sendAfter: confirmation && confirmation.sendAfter.getTime() > now ? new Date(confirmation.sendAfter.getTime() + 1000) : new Date(now),
+  });
+}
+
+/** The order's status follows what has been given back in all, and the buyer is told. */
 async function settleOrder(db: Database, orderId: string, newlyDone: readonly Refund[], reason: string): Promise<Order> {
   return db.transaction(async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
@@ -176,6 +213,7 @@ async function settleOrder(db: Database, orderId: string, newlyDone: readonly Re
     const givenMinor = given.reduce((sum, row) => sum + row.amountMinor, 0);
     const to: OrderStatus = givenMinor >= paidMinor ? "refunded" : "partially_refunded";
     const detail = { amount: newlyDone.reduce((sum, refund) => sum + refund.amountMinor, 0), refundedInAll: givenMinor, reason };
+    await queueRefundMail(tx, order, newlyDone, to === "refunded");
     if (order.status === to && to === "refunded") {
       await recordEvent(tx, orderId, "refund_succeeded", detail);
       return order;
