@@ -81,9 +81,13 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     expect(line.kind).toBe("refunded");
     expect(line.kind === "refunded" && line.refunds.map((refund) => refund.amountMinor)).toEqual([990]);
     expect((await orderById(database.db, orderId))?.status).toBe("partially_refunded");
-    const rest = await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: randomUUID() });
+    const restKey = randomUUID();
+    const rest = await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: restKey });
     expect(rest.kind === "refunded" && rest.refunds.map((refund) => refund.amountMinor)).toEqual([8970]);
     expect((await orderById(database.db, orderId))?.status).toBe("refunded");
+    // The same request again (a double click) reports the refund it made, though the order is refunded now.
+    const again = await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: restKey });
+    expect(again.kind === "refunded" && again.refunds.map((refund) => refund.amountMinor)).toEqual([8970]);
     expect((await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "again", requestKey: randomUUID() })).kind).toBe("refused");
   });
 

@@ -92,12 +92,14 @@ const requestPrefix = (orderId: string, requestKey: string) => `order:${orderId}
 async function recordRequest(db: Database, orderId: string, scope: RefundScope, reason: string, requestKey: string): Promise<RefundRefusal | null> {
   return db.transaction(async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
-    if (!order || !refundableStatuses.includes(order.status)) return "not_paid";
+    if (!order) return "not_paid";
+    // The same request again (a double click) finds its refunds, even when it left the order refunded.
     const existing = await tx
       .select({ id: refunds.id })
       .from(refunds)
       .where(like(refunds.idempotencyKey, `${requestPrefix(orderId, requestKey)}%`));
     if (existing.length > 0) return null;
+    if (!refundableStatuses.includes(order.status)) return "not_paid";
     const plan = await planRefund(tx, order, scope);
     if (typeof plan === "string") return plan;
     await tx.insert(refunds).values(
