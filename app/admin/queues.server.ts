@@ -1,0 +1,191 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/database.server";
+import { feedback, orders, refundRequests, withdrawals } from "../db/schema";
+import { recordAudit, type Operator } from "./audit.server";
+
+/**
+ * The customer-service queues of the back office (DESIGN §13): withdrawals, refund requests and
+ * feedback as the storefront's forms stored them, newest first, and the operator's word on the first
+ * two. Feedback has no status: it is read, not worked through.
+ */
+
+export const queuePageSize = 50;
+
+export const withdrawalStatuses = ["received", "refunded", "closed"] as const;
+export type WithdrawalStatus = (typeof withdrawalStatuses)[number];
+/** A withdrawal is received, then either refunded or closed (nothing to refund, or refunded elsewhere). */
+export const withdrawalTransitions: Readonly<Record<WithdrawalStatus, readonly WithdrawalStatus[]>> = {
+  received: ["refunded", "closed"],
+  refunded: [],
+  closed: [],
+};
+
+export const refundRequestStatuses = ["open", "resolved", "declined"] as const;
+export type RefundRequestStatus = (typeof refundRequestStatuses)[number];
+export const refundRequestTransitions: Readonly<Record<RefundRequestStatus, readonly RefundRequestStatus[]>> = {
+  open: ["resolved", "declined"],
+  resolved: [],
+  declined: [],
+};
+
+export interface QueuePage<Row> {
+  rows: Row[];
+  total: number;
+  page: number;
+  pages: number;
+}
+
+/** The order a submission was matched to (number and e-mail agreed), when it was. */
+export interface LinkedOrder {
+  id: string;
+  number: string;
+}
+
+export interface WithdrawalRow {
+  id: string;
+  reference: string;
+  name: string;
+  email: string;
+  /** As the customer typed it. */
+  orderNumber: string;
+  order: LinkedOrder | null;
+  locale: string;
+  status: string;
+  receivedAt: Date;
+}
+
+export interface RefundRequestRow {
+  id: string;
+  orderNumber: string;
+  email: string;
+  reason: string;
+  message: string;
+  order: LinkedOrder | null;
+  locale: string;
+  status: string;
+  createdAt: Date;
+}
+
+export interface FeedbackRow {
+  id: string;
+  rating: number;
+  comment: string;
+  email: string | null;
+  locale: string;
+  createdAt: Date;
+}
+
+const pageNumber = (page: number) => (Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1);
+const pagesOf = (total: number) => Math.max(1, Math.ceil(total / queuePageSize));
+const linked = (id: string | null, number: string | null): LinkedOrder | null => (id && number ? { id, number } : null);
+
+export async function listWithdrawals(db: Database, page = 1): Promise<QueuePage<WithdrawalRow>> {
+  const current = pageNumber(page);
+  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(withdrawals);
+  const rows = await db
+    .select({ row: withdrawals, linkedNumber: orders.number })
+    .from(withdrawals)
+    .leftJoin(orders, eq(orders.id, withdrawals.orderId))
+    .orderBy(desc(withdrawals.receivedAt), desc(withdrawals.id))
+    .limit(queuePageSize)
+    .offset((current - 1) * queuePageSize);
+  const total = counted?.total ?? 0;
+  return {
+    rows: rows.map(({ row, linkedNumber }) => ({
+      id: row.id,
+      reference: row.reference,
+      name: row.name,
+      email: row.email,
+      orderNumber: row.orderNumber,
+      order: linked(row.orderId, linkedNumber),
+      locale: row.locale,
+      status: row.status,
+      receivedAt: row.receivedAt,
+    })),
+    total,
+    page: current,
+    pages: pagesOf(total),
+  };
+}
+
+export async function listRefundRequests(db: Database, page = 1): Promise<QueuePage<RefundRequestRow>> {
+  const current = pageNumber(page);
+  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(refundRequests);
+  const rows = await db
+    .select({ row: refundRequests, linkedNumber: orders.number })
+    .from(refundRequests)
+    .leftJoin(orders, eq(orders.id, refundRequests.orderId))
+    .orderBy(desc(refundRequests.createdAt), desc(refundRequests.id))
+    .limit(queuePageSize)
+    .offset((current - 1) * queuePageSize);
+  const total = counted?.total ?? 0;
+  return {
+    rows: rows.map(({ row, linkedNumber }) => ({
+      id: row.id,
+      orderNumber: row.orderNumber,
+      email: row.email,
+      reason: row.reason,
+      message: row.message,
+      order: linked(row.orderId, linkedNumber),
+      locale: row.locale,
+      status: row.status,
+      createdAt: row.createdAt,
+    })),
+    total,
+    page: current,
+    pages: pagesOf(total),
+  };
+}
+
+export async function listFeedback(db: Database, page = 1): Promise<QueuePage<FeedbackRow>> {
+  const current = pageNumber(page);
+  const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(feedback);
+  const rows = await db
+    .select({ id: feedback.id, rating: feedback.rating, comment: feedback.comment, email: feedback.email, locale: feedback.locale, createdAt: feedback.createdAt })
+    .from(feedback)
+    .orderBy(desc(feedback.createdAt), desc(feedback.id))
+    .limit(queuePageSize)
+    .offset((current - 1) * queuePageSize);
+  const total = counted?.total ?? 0;
+  return { rows, total, page: current, pages: pagesOf(total) };
+}
+
+export type StatusChangeResult =
+  | { kind: "changed"; from: string; to: string }
+  /** It had that status already (a form sent twice): nothing written. */
+  | { kind: "unchanged"; status: string }
+  | { kind: "refused"; reason: "unknown_status" | "not_found" | "not_allowed" };
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const isOneOf = <T extends string>(values: readonly T[], value: string): value is T => (values as readonly string[]).includes(value);
+
+/** Moves a withdrawal on (`received` → `refunded` | `closed`), with an audit entry on its order when it has one. */
+export async function setWithdrawalStatus(db: Database, operator: Operator, id: string, status: string): Promise<StatusChangeResult> {
+  if (!isOneOf(withdrawalStatuses, status)) return { kind: "refused", reason: "unknown_status" };
+  if (!uuidPattern.test(id)) return { kind: "refused", reason: "not_found" };
+  return db.transaction(async (tx): Promise<StatusChangeResult> => {
+    const [row] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for("update");
+    if (!row) return { kind: "refused", reason: "not_found" };
+    if (row.status === status) return { kind: "unchanged", status };
+    if (!isOneOf(withdrawalStatuses, row.status) || !withdrawalTransitions[row.status].includes(status)) return { kind: "refused", reason: "not_allowed" };
+    await tx.update(withdrawals).set({ status }).where(eq(withdrawals.id, id));
+    await recordAudit(tx, operator, "withdrawal_status_changed", { orderId: row.orderId, detail: { withdrawal: row.reference, from: row.status, to: status } });
+    return { kind: "changed", from: row.status, to: status };
+  });
+}
+
+/** Answers a refund request (`open` → `resolved` | `declined`), with an audit entry on its order when it has one. */
+export async function setRefundRequestStatus(db: Database, operator: Operator, id: string, status: string): Promise<StatusChangeResult> {
+  if (!isOneOf(refundRequestStatuses, status)) return { kind: "refused", reason: "unknown_status" };
+  if (!uuidPattern.test(id)) return { kind: "refused", reason: "not_found" };
+  return db.transaction(async (tx): Promise<StatusChangeResult> => {
+    const [row] = await tx.select().from(refundRequests).where(eq(refundRequests.id, id)).for("update");
+    if (!row) return { kind: "refused", reason: "not_found" };
+    if (row.status === status) return { kind: "unchanged", status };
+    if (!isOneOf(refundRequestStatuses, row.status) || !refundRequestTransitions[row.status].includes(status)) return { kind: "refused", reason: "not_allowed" };
+    await tx.update(refundRequests).set({ status }).where(eq(refundRequests.id, id));
+    await recordAudit(tx, operator, "refund_request_status_changed", { orderId: row.orderId, detail: { refundRequest: row.id, from: row.status, to: status } });
+    return { kind: "changed", from: row.status, to: status };
+  });
+}
