@@ -4,6 +4,9 @@ import { BadForm, fromOwnOrigin, htmlPage, plain, readCookie, readForm, redirect
 import { logIn, logOut, operatorForSession } from "./operators.server";
 import { fulfilmentRoutes } from "./fulfilment-pages.server";
 import { orderRoutes } from "./order-pages.server";
+import { privacyRoutes } from "./privacy-pages.server";
+import { reportRoutes } from "./report-pages.server";
+import { requestRoutes } from "./requests-pages.server";
 import { LoginView } from "./views/login-view";
 import type { Notice } from "./views/frame";
 
@@ -13,7 +16,7 @@ import type { Notice } from "./views/frame";
  * back office's own origin. The section handlers are thin: reads and changes live in their modules.
  */
 
-const routes: readonly AdminRoute[] = [...orderRoutes, ...fulfilmentRoutes];
+const routes: readonly AdminRoute[] = [...orderRoutes, ...fulfilmentRoutes, ...requestRoutes, ...privacyRoutes, ...reportRoutes];
 
 /** Short result codes after a redirect: the notice is chosen here, never taken from the URL. */
 const notices: Record<string, Notice> = {

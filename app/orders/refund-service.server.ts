@@ -99,6 +99,7 @@ async function recordRequest(db: Database, orderId: string, scope: RefundScope, 
       .from(refunds)
       .where(like(refunds.idempotencyKey, `${requestPrefix(orderId, requestKey)}%`));
     if (existing.length > 0) return null;
+    if (order.status === "refunded") return "nothing_to_refund";
     if (!refundableStatuses.includes(order.status)) return "not_paid";
     const plan = await planRefund(tx, order, scope);
     if (typeof plan === "string") return plan;

@@ -1,0 +1,22 @@
+import type { AdminRoute } from "./admin-route.server";
+import { funnelReport } from "./funnel-report.server";
+import { htmlPage } from "./http.server";
+import { ReportView, readReportFilter } from "./views/report-view";
+
+export const reportRoutes: readonly AdminRoute[] = [
+  {
+    method: "GET",
+    pattern: /^\/admin\/report\/?$/,
+    async handle({ store, operator, url }) {
+      const filter = readReportFilter(url.searchParams, new Date());
+      const report = await funnelReport(store.db, {
+        from: filter.from,
+        to: filter.to,
+        ...(filter.src !== null ? { src: filter.src } : {}),
+        ...(filter.market ? { market: filter.market } : {}),
+        includeTest: filter.includeTest,
+      });
+      return htmlPage(<ReportView operator={operator} filter={filter} report={report} />);
+    },
+  },
+];

@@ -1,0 +1,77 @@
+import { markets } from "../../market/markets";
+import type { Operator } from "../audit.server";
+import type { FunnelReport } from "../funnel-report.server";
+import { FunnelReportView } from "../funnel-report-view";
+import { Frame } from "./frame";
+
+export interface ReportFilter {
+  from: string;
+  to: string;
+  /** One variant; `""` is traffic without one; null is every variant. */
+  src: string | null;
+  market: string;
+  includeTest: boolean;
+}
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+const validDay = (value: string | null): value is string => !!value && dayPattern.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+
+/** The report's filter from its query; the last 30 days by default, and a range the right way round. */
+export function readReportFilter(params: URLSearchParams, today: Date): ReportFilter {
+  const todayDay = today.toISOString().slice(0, 10);
+  const monthAgo = new Date(today.getTime() - 29 * 86_400_000).toISOString().slice(0, 10);
+  let from = params.get("from");
+  let to = params.get("to");
+  from = validDay(from) ? from : monthAgo;
+  to = validDay(to) ? to : todayDay;
+  if (from > to) [from, to] = [to, from];
+  const src = params.get("src");
+  const market = params.get("market") ?? "";
+  return {
+    from,
+    to,
+    src: src === null || src === "*" ? null : /^[A-Za-z0-9_-]{0,64}$/.test(src) ? src : null,
+    market: markets.some((candidate) => candidate.country === market) ? market : "",
+    includeTest: params.get("test") === "1",
+  };
+}
+
+export function ReportView({ operator, filter, report }: { operator: Operator; filter: ReportFilter; report: FunnelReport }) {
+  return (
+    <Frame operator={operator} section="report" title="Funnel report">
+      <form method="get" action="/admin/report" className="panel filters">
+        <label>
+          From
+          <input type="date" name="from" defaultValue={filter.from} required />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" defaultValue={filter.to} required />
+        </label>
+        <label>
+          Variant (src)
+          <input type="text" name="src" defaultValue={filter.src ?? "*"} size={10} pattern="\*|[A-Za-z0-9_\-]{0,64}" aria-describedby="src-hint" />
+        </label>
+        <label>
+          Market
+          <select name="market" defaultValue={filter.market}>
+            <option value="">All</option>
+            {markets.map((market) => (
+              <option key={market.country} value={market.country}>
+                {market.country}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline">
+          <input type="checkbox" name="test" value="1" defaultChecked={filter.includeTest} /> Include test orders
+        </label>
+        <button type="submit">Show</button>
+        <p id="src-hint" className="muted">
+          Variant: * for every variant, empty for visits without one.
+        </p>
+      </form>
+      <FunnelReportView report={report} />
+    </Frame>
+  );
+}

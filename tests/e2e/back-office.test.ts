@@ -1,0 +1,301 @@
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seriousViolations } from "./support/axe";
+import { launchChromium, openHydrated } from "./support/chromium";
+import { startServer, type RunningServer } from "./support/server";
+
+/**
+ * The back office as the people who run the store use it, on the embedded database and (when
+ * TEST_DATABASE_URL is set) on PostgreSQL: operators added on the command line, an order placed by
+ * a buyer a minute ago found, refunded, fulfilled, a withdrawal handled, a customer's data exported
+ * and erased, and the funnel report read.
+ */
+
+const ownerPassword = "owner password 1234";
+const supportPassword = "support password 1234";
+const buyer = { email: "lena.schmidt@example.com", givenName: "Lena", familyName: "Schmidt", addressLine1: "Gartenweg 7", postalCode: "80331", city: "München" };
+
+const databaseKinds = process.env.TEST_DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
+
+function addOperator(env: Record<string, string>, email: string, role: string, password: string) {
+  return spawnSync(process.execPath, ["scripts/admin.mjs", "add-user", email, "--role", role], { input: `${password}\n`, env: { ...process.env, ...env }, encoding: "utf8" });
+}
+
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? "";
+  const name = `back_office_${randomBytes(5).toString("hex")}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+describe.each(databaseKinds)("the back office on %s", (kind) => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let server: RunningServer;
+  let browser: Browser;
+  let database: { url: string; drop(): Promise<void> } | undefined;
+  let orderNumber = "";
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "storefront-admin-"));
+    database = kind === "postgres" ? await createPostgresDatabase() : undefined;
+    env = { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) };
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function newPage(): Promise<Page> {
+    // axe is injected as a script: the back office's policy allows none of its own.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    return context.newPage();
+  }
+
+  async function logIn(page: Page, email: string, password: string): Promise<void> {
+    await page.goto(`${server.url}/admin`);
+    await page.locator('input[autocomplete="username"]').fill(email);
+    await page.locator('input[autocomplete="current-password"]').fill(password);
+    await page.getByRole("button", { name: "Log in" }).click();
+  }
+
+  async function mailsTo(address: string): Promise<string[]> {
+    const dir = join(dataDir, "mail");
+    const files = await readdir(dir).catch(() => [] as string[]);
+    const texts = await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
+    return texts.filter((text) => text.includes(`To: ${address}`));
+  }
+
+  it("adds operators on the command line, refusing a short password, and the server says how when there is none", { timeout: 120_000 }, async () => {
+    server = await startServer(env);
+    expect(server.output()).toContain("npm run admin -- add-user");
+    if (kind === "pglite") await server.stop();
+    const short = addOperator(env, "owner@example.com", "owner", "short");
+    expect(short.status).toBe(1);
+    expect(short.stderr).toContain("at least 12 characters");
+    const owner = addOperator(env, "owner@example.com", "owner", ownerPassword);
+    expect(owner.stdout + owner.stderr).toContain("Added owner@example.com (owner)");
+    expect(addOperator(env, "support@example.com", "support", supportPassword).status).toBe(0);
+    if (kind === "pglite") {
+      server = await startServer(env);
+      expect(server.output()).not.toContain("No back-office operator yet");
+    }
+  });
+
+  it("lets a buyer's order placed a minute ago be found by e-mail, number and name", { timeout: 90_000 }, async () => {
+    const page = await newPage();
+    await openHydrated(page, `${server.url}/checkout/de?bundle=shape-3&src=v2`);
+    for (const [field, value] of Object.entries(buyer)) await page.locator(`[name="${field}"]`).fill(value);
+    await page.locator('input[name="method"][value="card"]').check();
+    await page.locator('[autocomplete="cc-number"]').fill("4242 4242 4242 4242");
+    await page.locator('[autocomplete="cc-exp"]').fill("12/30");
+    await page.locator('[autocomplete="cc-csc"]').fill("123");
+    await page.getByTestId("place-order").click();
+    await page.waitForURL(/\/upsell\/de/);
+    await page.getByTestId("upsell-decline").click();
+    await page.waitForURL(/\/upsellMind\/de/);
+    await page.getByTestId("upsell-decline").click();
+    await page.waitForURL(/\/thankyou\/de/);
+    orderNumber = (await page.getByTestId("order-number").textContent()) ?? "";
+    expect(orderNumber).toMatch(/^VN-/);
+
+    const admin = await newPage();
+    await logIn(admin, "owner@example.com", ownerPassword);
+    await admin.waitForURL(`${server.url}/admin/orders`);
+    for (const query of [buyer.email, orderNumber.toLowerCase(), "lena schm"]) {
+      await admin.locator('input[name="q"]').fill(query);
+      await admin.getByRole("button", { name: "Show" }).click();
+      const rows = admin.getByTestId("admin-order-row");
+      await expect.poll(() => rows.count(), { message: query }).toBe(1);
+      expect(await rows.first().textContent()).toContain(orderNumber);
+    }
+    await admin.locator('select[name="status"]').selectOption("refunded");
+    await admin.getByRole("button", { name: "Show" }).click();
+    expect(await admin.getByTestId("admin-order-row").count()).toBe(0);
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.context().close();
+    await page.context().close();
+  });
+
+  it("refuses wrong passwords, a session that is not there, forged cross-site posts and a support operator's refund", { timeout: 60_000 }, async () => {
+    const page = await newPage();
+    await logIn(page, "owner@example.com", "not the password");
+    expect(await page.getByRole("alert").textContent()).toContain("Wrong e-mail address or password");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const forgedSession = await fetch(`${server.url}/admin/orders`, { headers: { cookie: "vitanor_admin=forged" }, redirect: "manual" });
+    expect(forgedSession.status).toBe(303);
+    expect(forgedSession.headers.get("location")).toContain("/admin/login");
+
+    await logIn(page, "support@example.com", supportPassword);
+    await page.waitForURL(`${server.url}/admin/orders`);
+    const cookie = (await page.context().cookies()).find((candidate) => candidate.name === "vitanor_admin");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/admin" });
+    await page.goto(`${server.url}/admin/orders/${orderNumber}`);
+    expect(await page.getByTestId("admin-refund").count()).toBe(0);
+
+    const refundForm = { reason: "goodwill", requestKey: "8b7c2a7e-3f1d-4a55-9d0e-2f6a1b3c4d5e" };
+    const bySupport = await page.request.post(`${server.url}/admin/orders/${orderNumber}/refund`, { form: refundForm, headers: { origin: server.url } });
+    expect(bySupport.status()).toBe(403);
+    expect(await bySupport.text()).toContain("Only an owner may refund");
+    const crossSite = await page.request.post(`${server.url}/admin/orders/${orderNumber}/refund`, { form: refundForm, headers: { origin: "https://evil.example" } });
+    expect(crossSite.status()).toBe(403);
+    await page.goto(`${server.url}/admin/orders/${orderNumber}`);
+    expect(await page.locator(".status").first().textContent()).toBe("paid");
+    await page.context().close();
+  });
+
+  it("lists the order for the warehouse once its funnel ended, exports the CSV and marks it fulfilled", { timeout: 60_000 }, async () => {
+    const page = await newPage();
+    await logIn(page, "support@example.com", supportPassword);
+    await page.goto(`${server.url}/admin/fulfilment`);
+    expect(await seriousViolations(page)).toEqual([]);
+    const csvLink = page.getByTestId("admin-fulfilment-csv");
+    const csv = await page.request.get(new URL((await csvLink.getAttribute("href")) ?? "", server.url).toString());
+    expect(csv.headers()["content-type"]).toContain("text/csv");
+    const text = await csv.text();
+    const row = text.split("\r\n").find((line) => line.includes(orderNumber)) ?? "";
+    expect(row).toContain("Lena Schmidt");
+    expect(row).toContain("80331");
+    expect(row).toContain("München");
+    await page.getByRole("button", { name: "Mark ticked orders fulfilled" }).click();
+    expect(await page.getByRole("status").textContent()).toContain(orderNumber);
+    await page.goto(`${server.url}/admin/orders/${orderNumber}`);
+    expect(await page.locator(".status").first().textContent()).toBe("fulfilled");
+    expect(await page.locator("#timeline ~ table").textContent()).toContain("order fulfilled by support@example.com");
+    await page.context().close();
+  });
+
+  it("refunds a single line through the provider, with a refund e-mail to the buyer", { timeout: 60_000 }, async () => {
+    const page = await newPage();
+    await logIn(page, "owner@example.com", ownerPassword);
+    await page.goto(`${server.url}/admin/orders/${orderNumber}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.locator('input[name="line"]').first().check();
+    await page.locator('select[name="reason"]').selectOption("damaged");
+    await page.getByTestId("admin-refund").click();
+    await page.waitForURL(/done=refunded/);
+    expect(await page.locator(".status").first().textContent()).toMatch(/refunded/);
+    expect(await page.locator("#timeline ~ table").textContent()).toContain("refund by owner@example.com");
+    await expect.poll(async () => (await mailsTo(buyer.email)).filter((mail) => /Subject: .*(Erstattung|erstattet)/i.test(mail)).length, { timeout: 20_000 }).toBe(1);
+    // Nothing is left to refund: the form is gone, and a refund sent anyway is refused and changes nothing.
+    expect(await page.getByTestId("admin-refund").count()).toBe(0);
+    const again = await page.request.post(`${server.url}/admin/orders/${orderNumber}/refund`, {
+      form: { reason: "goodwill", requestKey: "0f6f0c1e-58a4-4b8e-9a51-3c1d2e4f5a6b" },
+      headers: { origin: server.url },
+    });
+    expect(again.status()).toBe(409);
+    expect(await again.text()).toContain("Nothing is left to refund");
+    await page.context().close();
+  });
+
+  it("shows a withdrawal in its queue, linked to its order, and moves it on", { timeout: 60_000 }, async () => {
+    const buyerPage = await newPage();
+    await openHydrated(buyerPage, `${server.url}/withdraw/de`);
+    await buyerPage.locator('[name="name"]').fill("Lena Schmidt");
+    await buyerPage.locator('[name="orderNumber"]').fill(orderNumber);
+    await buyerPage.locator('[name="email"]').fill(buyer.email);
+    await buyerPage.getByRole("button", { name: /Bestätigung|weiter/i }).click();
+    await buyerPage.getByTestId("withdraw-confirm").click();
+    await buyerPage.getByTestId("withdraw-received").waitFor();
+    await buyerPage.context().close();
+
+    const page = await newPage();
+    await logIn(page, "support@example.com", supportPassword);
+    await page.goto(`${server.url}/admin/requests`);
+    expect(await seriousViolations(page)).toEqual([]);
+    const queue = page.getByTestId("admin-withdrawals");
+    const row = queue.locator("tr", { hasText: orderNumber });
+    expect(await row.locator("a").textContent()).toBe(orderNumber);
+    expect(await row.textContent()).toContain("received");
+    await row.locator('select[name="status"]').selectOption("closed");
+    await row.getByRole("button", { name: "Set" }).click();
+    await page.waitForURL(/done=changed/);
+    expect(await page.getByTestId("admin-withdrawals").locator("tr", { hasText: orderNumber }).textContent()).toContain("closed");
+    await page.context().close();
+  });
+
+  it("exports a customer's data and lets only an owner erase it, keeping the amounts", { timeout: 60_000 }, async () => {
+    const support = await newPage();
+    await logIn(support, "support@example.com", supportPassword);
+    await support.goto(`${server.url}/admin/privacy`);
+    expect(await seriousViolations(support)).toEqual([]);
+    const exported = await support.request.post(`${server.url}/admin/privacy/export`, { form: { email: buyer.email.toUpperCase() }, headers: { origin: server.url } });
+    expect(exported.headers()["content-disposition"]).toContain("attachment");
+    const data = (await exported.json()) as { orders: { number: string }[] };
+    expect(data.orders.map((order) => order.number)).toEqual([orderNumber]);
+    const bySupport = await support.request.post(`${server.url}/admin/privacy/erase`, { form: { email: buyer.email, confirmEmail: buyer.email, verified: "yes" }, headers: { origin: server.url } });
+    expect(bySupport.status()).toBe(403);
+    await support.context().close();
+
+    const page = await newPage();
+    await logIn(page, "owner@example.com", ownerPassword);
+    await page.goto(`${server.url}/admin/privacy`);
+    const erase = page.locator('form[action="/admin/privacy/erase"]');
+    await erase.locator('[name="email"]').fill("nobody@example.com");
+    await erase.locator('[name="confirmEmail"]').fill("nobody@example.com");
+    await erase.locator('[name="verified"]').check();
+    await erase.getByRole("button", { name: "Erase" }).click();
+    expect(await page.getByRole("alert").textContent()).toContain("Nothing is stored for this address");
+
+    await page.goto(`${server.url}/admin/privacy`);
+    await erase.locator('[name="email"]').fill(buyer.email);
+    await erase.locator('[name="confirmEmail"]').fill(buyer.email);
+    await erase.locator('[name="verified"]').check();
+    await erase.getByRole("button", { name: "Erase" }).click();
+    await page.waitForURL(/done=erased/);
+    await page.goto(`${server.url}/admin/orders/${orderNumber}`);
+    const text = (await page.locator("main").textContent()) ?? "";
+    expect(text).not.toContain("Schmidt");
+    expect(text).not.toContain(buyer.email);
+    expect(text).toContain("Personal data erased");
+    expect(text).toContain("89,70".replace(",", "."));
+    await page.context().close();
+  });
+
+  it("reads the funnel report, keeps storefront pages free of back-office code, and logs out", { timeout: 60_000 }, async () => {
+    const page = await newPage();
+    await logIn(page, "owner@example.com", ownerPassword);
+    const day = new Date().toISOString().slice(0, 10);
+    await page.goto(`${server.url}/admin/report?from=${day}&to=${day}&test=1`);
+    const report = page.getByTestId("funnel-report");
+    expect(await report.textContent()).toMatch(/checkout/i);
+    expect(await seriousViolations(page)).toEqual([]);
+    const head = await fetch(`${server.url}/admin/report`, { redirect: "manual" });
+    expect(head.status).toBe(303);
+
+    const storefront = await (await fetch(`${server.url}/offer/de`)).text();
+    expect(storefront).not.toMatch(/admin/i);
+    const scripts = [...storefront.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1] ?? "");
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const asset of scripts) expect(await (await fetch(`${server.url}${asset}`)).text(), asset).not.toMatch(/back office|admin\.css|\/admin\//i);
+
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL(/\/admin\/login/);
+    await page.goto(`${server.url}/admin/orders`);
+    await page.waitForURL(/\/admin\/login/);
+    await page.context().close();
+  });
+});
