@@ -18,6 +18,7 @@ import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { chromiumPath } from "../tests/e2e/support/chromium";
 import { startServer, type RunningServer } from "../tests/e2e/support/server";
+import { backOfficeOnPostgres } from "./bench-back-office";
 import { orderLoad, upsellAcceptTimes } from "./bench-orders";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -155,6 +156,7 @@ try {
         upsellAccept: await upsellAcceptTimes(server.url),
         serverPeakMemoryMB: peakMemoryMB(server),
         ordersOnPostgres: await ordersOnPostgres(),
+        backOfficeOnPostgres: await backOfficeOnPostgres(),
       };
   const result = { buildSeconds, prerenderedPages: countPrerenderedPages(), budget, pages, loadTest };
 
@@ -164,6 +166,10 @@ try {
   if (loadTest) console.table([loadTest.orders, loadTest.ordersOnPostgres].filter(Boolean));
   if (loadTest) console.log(`upsell accept, click to next page: p50 ${loadTest.upsellAccept.p50Ms} ms, p99 ${loadTest.upsellAccept.p99Ms} ms over ${loadTest.upsellAccept.accepts} accepts (${loadTest.upsellAccept.failures} failed)`);
   if (loadTest) console.log(`server peak memory: ${loadTest.serverPeakMemoryMB} MB`);
+  if (loadTest?.backOfficeOnPostgres) {
+    console.log(`back office on PostgreSQL with ${loadTest.backOfficeOnPostgres.orders} orders, server time per page:`);
+    console.table(loadTest.backOfficeOnPostgres.pages);
+  }
   const misses = pages.flatMap((page) => {
     const lh = page as Partial<LighthouseFigures> & typeof page;
     return [
