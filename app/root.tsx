@@ -14,6 +14,7 @@ import type { Route } from "./+types/root";
 import site from "../content/site.json";
 import { AnalyticsProvider } from "./analytics/analytics";
 import { InfoModalProvider } from "./chrome/info-modal-context";
+import { PageViewBeacon } from "./funnel/page-view-beacon";
 import { findRouteEntry } from "./funnel/route-table";
 import { alternateLinks, canonicalUrl } from "./market/alternate-links";
 import { geoHeaderNames } from "./market/geo-headers.server";
@@ -116,6 +117,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <InfoModalProvider>
               <AnalyticsProvider>{children}</AnalyticsProvider>
               <PlatformWatchers />
+              <PageViewBeacon routeName={routeName} market={state.country} />
             </InfoModalProvider>
           ) : (
             children

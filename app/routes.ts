@@ -23,5 +23,7 @@ export default [
   route("checkout-return/:payment", "routes/checkout-return.ts", { id: "checkout-return" }),
   route("webhooks/:provider", "routes/webhooks.ts", { id: "webhooks" }),
   route("storefront-settings", "routes/storefront-settings.ts", { id: "storefront-settings" }),
+  // Counts of funnel page views, posted by the page-view beacon (DESIGN §14).
+  route("funnel-view", "routes/funnel-view.ts", { id: "funnel-view" }),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

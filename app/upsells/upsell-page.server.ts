@@ -6,11 +6,12 @@ import { payments } from "../db/schema";
 import { readFormBody } from "../forms/form-body.server";
 import { funnelTextsFor, productTextFor, upsells } from "../funnel/content.server";
 import { routePath } from "../funnel/paths";
+import { isPrefetchRequest } from "../funnel/page-views.server";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import type { PlainRouteName, TwinRouteName } from "../funnel/route-table";
 import type { Market } from "../market/markets";
 import { storefrontStateContext } from "../market/request-context";
-import type { Order, Payment } from "../orders/order-records.server";
+import { recordEvent, type Order, type Payment } from "../orders/order-records.server";
 import { cookieOrder } from "../orders/order-page.server";
 import { applyPaymentOutcome } from "../orders/order-service.server";
 import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
@@ -96,6 +97,10 @@ export async function loadUpsell({ request, context }: RouteArgs) {
   const order = await cookieOrder(request);
   if (!order || order.paidAt === null) return { ...page, buyer: null as UpsellBuyer | null };
   const state = await stateFor(order, market, step);
+  // The funnel report's "offers shown": the buyer's own order, the offer still open, and a page
+  // actually opened (a prefetch is not). A reload records it again; the report counts each
+  // order once per step.
+  if (state === "open" && !isPrefetchRequest(request.headers)) await recordEvent(store().db, order.id, "upsell_shown", { step });
   const paid = await checkoutPayment(order.id);
   const commerce = commerceTextsFor(lang);
   const buyer: UpsellBuyer = {
