@@ -1,17 +1,19 @@
 import { randomUUID } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { isOfferedBundle } from "../catalog/catalog.server";
 import type { Database } from "../db/database.server";
-import { orderEvents, orderLines, orders, outbox, payments } from "../db/schema";
+import { orderEvents, orderLines, orders, outbox, pageViews, payments } from "../db/schema";
 import { upsells } from "../funnel/content.server";
+import { upsellPath, upsellStepOf } from "../funnel/funnel-steps";
+import { utcDay } from "../funnel/page-views.server";
 import { markets, type Market } from "../market/markets";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { deliveryCountry } from "./commerce-content.server";
-import { changeStatus } from "./order-records.server";
+import { changeStatus, recordEvent } from "./order-records.server";
 import { applyPaymentOutcome, endFunnel, placeOrder, type Contact } from "./order-service.server";
 import { quoteCheckout, quoteLine } from "./quote.server";
 import { refundOrder } from "./refund-service.server";
-import { beginUpsell } from "./upsell-service.server";
+import { beginUpsell, declineUpsell } from "./upsell-service.server";
 import { receiveWithdrawal } from "./withdrawal.server";
 
 /**
@@ -92,18 +94,94 @@ function contactFor(market: Market, random: ReturnType<typeof randomSource>): Co
   };
 }
 
+/** The page the checkout leads to (`providerReturnPath(..., "upsell")`). */
+const firstUpsell = "upsell";
+
+/**
+ * The upsell pages a buyer saw: on the way to the one taken, the pages before it (declined); a
+ * buyer who took none most often saw the first page, and some of them the next one too.
+ */
+function upsellPagesShown(taken: string | null, random: ReturnType<typeof randomSource>): string[] {
+  if (taken) return upsellPath(upsells.upsells, taken);
+  if (random.next() >= 0.85) return [];
+  const next = upsells.upsells[firstUpsell]?.next;
+  return next && next in upsells.upsells && random.next() < 0.6 ? [firstUpsell, next] : [firstUpsell];
+}
+
+/** What the funnel report needs to know of one seeded order to invent the traffic around it. */
+interface SeededOrder {
+  id: string;
+  market: string;
+  src: string;
+  paid: boolean;
+  /** The funnel steps of the upsell pages it was shown (`upsell-1`, ...). */
+  upsellSteps: string[];
+}
+
+/**
+ * Page views around the seeded orders, per day, market and variant (DESIGN §14): a checkout page
+ * for every checkout started and some abandoned, more offer views than that, the landing page
+ * busiest of all; an upsell page's views at least its offers shown; a thank-you page for every
+ * paid order. Only where orders are: a day, market and variant without one gets no traffic.
+ */
+async function seedPageViews(db: Database, seeded: { order: SeededOrder; day: string }[], random: ReturnType<typeof randomSource>): Promise<number> {
+  const cells = new Map<string, { day: string; market: string; src: string; started: number; paid: number; upsells: Map<string, number> }>();
+  for (const { order, day } of seeded) {
+    const key = `${day}|${order.market}|${order.src}`;
+    const cell = cells.get(key) ?? { day, market: order.market, src: order.src, started: 0, paid: 0, upsells: new Map<string, number>() };
+    cell.started += 1;
+    if (order.paid) cell.paid += 1;
+    for (const step of order.upsellSteps) cell.upsells.set(step, (cell.upsells.get(step) ?? 0) + 1);
+    cells.set(key, cell);
+  }
+  const between = (low: number, high: number) => low + random.next() * (high - low);
+  const rows: (typeof pageViews.$inferInsert)[] = [];
+  for (const { day, market, src, started, paid, upsells: shown } of cells.values()) {
+    const checkout = started + Math.round(started * between(0.3, 0.8));
+    const offer = Math.ceil(checkout * between(2.5, 4));
+    const landing = Math.ceil(offer * between(1.3, 2));
+    const quiz = Math.round(landing * between(0.2, 0.4));
+    const summary = Math.round(quiz * between(0.5, 0.8));
+    const counts: [string, number][] = [
+      ["landing", landing],
+      ["quiz", quiz],
+      ["summary", summary],
+      ["offer", offer],
+      ["checkout", checkout],
+      // A reload now and then: more views than offers shown.
+      ...[...shown].map(([step, orders]): [string, number] => [step, orders + Math.round(orders * between(0, 0.3))]),
+      ["thank-you", paid + Math.round(paid * between(0, 0.2))],
+    ];
+    for (const [step, views] of counts) if (views > 0) rows.push({ day, step, market, src, views });
+  }
+  for (let start = 0; start < rows.length; start += 500) {
+    await db
+      .insert(pageViews)
+      .values(rows.slice(start, start + 500))
+      .onConflictDoUpdate({
+        target: [pageViews.day, pageViews.step, pageViews.market, pageViews.src],
+        set: { views: sql`${pageViews.views} + excluded.views` },
+      });
+  }
+  return rows.reduce((sum, row) => sum + (row.views ?? 0), 0);
+}
+
 export interface SeedSummary {
   orders: number;
   byStatus: Record<string, number>;
   byMarket: Record<string, number>;
+  /** Funnel page views seeded around the orders. */
+  pageViews: number;
 }
 
 export async function seedOrders(db: Database, count: number, options: { seed?: number; now?: Date } = {}): Promise<SeedSummary> {
   const random = randomSource(options.seed ?? 20261123);
+  // The funnel's traffic draws from its own sequence, so the orders of a seed stay what they were.
+  const traffic = randomSource((options.seed ?? 20261123) ^ 0x5eed);
   const now = options.now ?? new Date();
   const gateway = new TestGateway(db);
   const providers = new Map([[gateway.id, gateway]]);
-  const seeded: string[] = [];
+  const seeded: SeededOrder[] = [];
   for (let i = 0; i < count; i++) {
     const market = random.pick(markets);
     const fate: Fate = random.weighted(fates);
@@ -129,11 +207,20 @@ export async function seedOrders(db: Database, count: number, options: { seed?: 
       returnUrl: `/checkout-return/${placed.payment.id}`,
     });
     await applyPaymentOutcome(db, placed.payment.id, outcome);
-    seeded.push(placed.order.id);
+    const record: SeededOrder = { id: placed.order.id, market: market.country, src: placed.order.funnelSrc ?? "", paid: false, upsellSteps: [] };
+    seeded.push(record);
     if (fate === "payment_failed" || outcome.status !== "succeeded") continue;
+    record.paid = true;
 
-    if (fate === "paid_with_upsell" || fate === "partially_refunded") {
-      const step = random.pick(Object.keys(upsells.upsells));
+    const takesUpsell = fate === "paid_with_upsell" || fate === "partially_refunded";
+    const step = takesUpsell ? random.pick(Object.keys(upsells.upsells)) : null;
+    for (const page of upsellPagesShown(step, traffic)) {
+      await recordEvent(db, placed.order.id, "upsell_shown", { step: page });
+      if (page !== step) await declineUpsell(db, placed.order.id, page);
+      const funnelStep = upsellStepOf(page);
+      if (funnelStep) record.upsellSteps.push(funnelStep);
+    }
+    if (step) {
       const bundle = upsells.upsells[step]?.bundle ?? "ebook-1";
       const line = quoteLine(market, bundle, now);
       const begun = await beginUpsell(db, placed.order.id, { line: { step, ...line }, digitalConsent: line.kind === "digital", provider: gateway.id, method: "card", returnPath: `/${step}/${market.routeValue}` });
@@ -164,8 +251,11 @@ export async function seedOrders(db: Database, count: number, options: { seed?: 
   }
 
   // Spread the orders over the last 60 days, as a store's history is; and send nothing.
-  for (const orderId of seeded) {
+  const days: { order: SeededOrder; day: string }[] = [];
+  for (const record of seeded) {
+    const orderId = record.id;
     const when = new Date(now.getTime() - Math.floor(random.next() * 60 * 24 * 60) * 60_000);
+    days.push({ order: record, day: utcDay(when) });
     const [row] = await db.select({ paidAt: orders.paidAt }).from(orders).where(eq(orders.id, orderId));
     await db
       .update(orders)
@@ -174,9 +264,11 @@ export async function seedOrders(db: Database, count: number, options: { seed?: 
     await db.update(orderEvents).set({ createdAt: when }).where(eq(orderEvents.orderId, orderId));
     await db.update(payments).set({ createdAt: when, updatedAt: when }).where(eq(payments.orderId, orderId));
   }
-  if (seeded.length > 0) await db.delete(outbox).where(inArray(outbox.orderId, seeded));
+  const ids = seeded.map((record) => record.id);
+  if (ids.length > 0) await db.delete(outbox).where(inArray(outbox.orderId, ids));
+  const views = await seedPageViews(db, days, traffic);
 
-  const rows = seeded.length > 0 ? await db.select({ status: orders.status, market: orders.market }).from(orders).where(inArray(orders.id, seeded)) : [];
+  const rows = ids.length > 0 ? await db.select({ status: orders.status, market: orders.market }).from(orders).where(inArray(orders.id, ids)) : [];
   const tally = (key: "status" | "market") => rows.reduce<Record<string, number>>((counts, row) => ({ ...counts, [row[key]]: (counts[row[key]] ?? 0) + 1 }), {});
-  return { orders: rows.length, byStatus: tally("status"), byMarket: tally("market") };
+  return { orders: rows.length, byStatus: tally("status"), byMarket: tally("market"), pageViews: views };
 }
