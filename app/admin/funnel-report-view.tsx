@@ -159,7 +159,7 @@ function SummaryTable({ report }: { report: FunnelReport }) {
 /** Horizontal bars, each named and numbered in text, so nothing depends on colour or on seeing the bars. */
 function VisitorsChart({ figures }: { figures: FunnelFigures }) {
   const rowHeight = 28;
-  const labelWidth = 120;
+  const labelWidth = 150;
   const barSpace = 250;
   const width = labelWidth + barSpace + 80;
   const height = figures.steps.length * rowHeight + 8;

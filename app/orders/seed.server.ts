@@ -98,14 +98,14 @@ function contactFor(market: Market, random: ReturnType<typeof randomSource>): Co
 const firstUpsell = "upsell";
 
 /**
- * The upsell pages a buyer saw: on the way to the one taken, the pages before it (declined); a
- * buyer who took none most often saw the first page, and some of them the next one too.
+ * The upsell pages a buyer saw: on the way to the one taken, the pages before it (declined); most
+ * buyers who took none reached one page (mostly the checkout's) and declined it and those before.
  */
 function upsellPagesShown(taken: string | null, random: ReturnType<typeof randomSource>): string[] {
   if (taken) return upsellPath(upsells.upsells, taken);
   if (random.next() >= 0.85) return [];
-  const next = upsells.upsells[firstUpsell]?.next;
-  return next && next in upsells.upsells && random.next() < 0.6 ? [firstUpsell, next] : [firstUpsell];
+  const reached = random.next() < 0.6 ? firstUpsell : random.pick(Object.keys(upsells.upsells));
+  return upsellPath(upsells.upsells, reached);
 }
 
 /** What the funnel report needs to know of one seeded order to invent the traffic around it. */
