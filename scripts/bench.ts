@@ -1,29 +1,39 @@
 /**
  * `npm run bench`: builds, serves and measures each page type (DESIGN §9): first-load compressed
- * JavaScript, Lighthouse 12 (mobile preset, median of three runs) with total bytes, LCP, TBT and
- * CLS, and requests per second and p99 latency under load on loopback with the server's peak
- * memory, and orders per second with ten buyers paying at once (on the embedded database, and on
- * PostgreSQL when `BENCH_DATABASE_URL` names one), and the upsell accept time from click to next page. Load requests carry `Accept-Encoding: gzip, br`
- * as a browser's do. Prints a table, writes `bench-results/bench.json`, and says which budgets hold.
- * Figures, never test assertions. `--no-build` reuses the current build; `--quick` skips
- * Lighthouse and the load test.
+ * JavaScript and the document's Brotli size, Lighthouse 12 (mobile preset, median of three runs)
+ * with total bytes, LCP, TBT and CLS; load on loopback as browsers ask (`Accept-Encoding: gzip,
+ * br`) at 10 and 50 connections for a prerendered page (also uncompressed, for the ratio), geo
+ * pages with a warm cache and the checkout; orders per second with ten buyers paying at once (on
+ * the embedded database, and on PostgreSQL when `BENCH_DATABASE_URL` names one, which also times
+ * the back office with 10,000 orders); the upsell accept time; the server's peak memory. Prints
+ * tables, writes `bench-results/bench.json`, compares with the previous run (or `--compare
+ * file.json`) and says which budgets hold. Figures, never test assertions. `--no-build` reuses the
+ * current build; `--quick` skips Lighthouse and the load test.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import autocannon from "autocannon";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { chromiumPath } from "../tests/e2e/support/chromium";
 import { startServer, type RunningServer } from "../tests/e2e/support/server";
 import { backOfficeOnPostgres } from "./bench-back-office";
+import { compareWithPrevious } from "./bench-compare";
+import { loadMatrix, loadRatios, rawAnswer } from "./bench-load";
 import { orderLoad, upsellAcceptTimes } from "./bench-orders";
 
 const root = new URL("..", import.meta.url).pathname;
 const clientDir = join(root, "build", "client");
-const args = new Set(process.argv.slice(2));
+const { values: options } = parseArgs({
+  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, compare: { type: "string" } },
+});
+const resultsFile = join(root, "bench-results", "bench.json");
+// The previous run to compare with: the one named, or the last one written here.
+const previousFile = options.compare ?? (existsSync(resultsFile) ? resultsFile : undefined);
+const previous = previousFile ? (JSON.parse(readFileSync(previousFile, "utf8")) as unknown) : undefined;
 
 const pageTypes: Record<string, string> = {
   landing: "/fr",
@@ -34,8 +44,6 @@ const pageTypes: Record<string, string> = {
   "thank-you": "/thankyou/fr",
   checkout: "/checkout/fr?bundle=shape-3",
 };
-
-const browserEncoding = { "Accept-Encoding": "gzip, br" };
 
 const budget = { jsKB: 135, performance: 98, accessibility: 100, bestPractices: 100, seo: 95, cls: 0.02 };
 
@@ -109,11 +117,6 @@ async function lighthouseMedian(url: string, port: number, runs = 3): Promise<Li
   };
 }
 
-async function load(url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, headers, connections: 20, duration: 10 });
-  return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
-}
-
 function peakMemoryMB(server: RunningServer): number {
   const status = readFileSync(`/proc/${server.process.pid}/status`, "utf8");
   const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN);
@@ -132,9 +135,9 @@ async function ordersOnPostgres() {
   }
 }
 
-const buildSeconds = args.has("--no-build") ? null : +build().toFixed(1);
+const buildSeconds = options["no-build"] ? null : +build().toFixed(1);
 const server = await startServer();
-const chrome = args.has("--quick")
+const chrome = options.quick
   ? undefined
   : await chromeLauncher.launch({
       chromePath: chromiumPath(),
@@ -144,14 +147,14 @@ try {
   const pages = [];
   for (const [type, path] of Object.entries(pageTypes)) {
     const html = await (await fetch(server.url + path)).text();
-    const row = { type, path, firstLoadJsKB: firstLoadJsKB(html) };
+    const documentBrotliKB = +((await rawAnswer(server.url + path, { "Accept-Encoding": "br" })).bytes / 1024).toFixed(1);
+    const row = { type, path, firstLoadJsKB: firstLoadJsKB(html), documentBrotliKB };
     pages.push(chrome ? { ...row, ...(await lighthouseMedian(server.url + path, chrome.port)) } : row);
   }
-  const loadTest = args.has("--quick")
+  const loadTest = options.quick
     ? null
     : {
-        prerendered: { path: "/offer/fr", ...(await load(`${server.url}/offer/fr`, browserEncoding)) },
-        perRequest: { path: "/offer (geo FR)", ...(await load(`${server.url}/offer`, { ...browserEncoding, "CF-IPCountry": "FR" })) },
+        load: await loadMatrix(server.url),
         orders: { database: "embedded (PGlite)", ...(await orderLoad(server.url)) },
         upsellAccept: await upsellAcceptTimes(server.url),
         serverPeakMemoryMB: peakMemoryMB(server),
@@ -162,7 +165,8 @@ try {
 
   console.log(`build: ${buildSeconds ?? "skipped"} s, prerendered pages: ${result.prerenderedPages}`);
   console.table(pages);
-  if (loadTest) console.table({ prerendered: loadTest.prerendered, perRequest: loadTest.perRequest });
+  if (loadTest) console.table(loadTest.load);
+  if (loadTest) console.log("ratios:", loadRatios(loadTest.load));
   if (loadTest) console.table([loadTest.orders, loadTest.ordersOnPostgres].filter(Boolean));
   if (loadTest) console.log(`upsell accept, click to next page: p50 ${loadTest.upsellAccept.p50Ms} ms, p99 ${loadTest.upsellAccept.p99Ms} ms over ${loadTest.upsellAccept.accepts} accepts (${loadTest.upsellAccept.failures} failed)`);
   if (loadTest) console.log(`server peak memory: ${loadTest.serverPeakMemoryMB} MB`);
@@ -183,7 +187,12 @@ try {
   });
   console.log(misses.length === 0 ? "Every budget of DESIGN §9 holds." : `Budget missed:\n  ${misses.join("\n  ")}`);
   mkdirSync(join(root, "bench-results"), { recursive: true });
-  writeFileSync(join(root, "bench-results", "bench.json"), `${JSON.stringify({ ...result, misses }, null, 2)}\n`);
+  const written = { ...result, ratios: loadTest ? loadRatios(loadTest.load) : null, misses };
+  if (previous) {
+    console.log(`compared with ${previousFile}:`);
+    console.table(compareWithPrevious(previous, written));
+  }
+  writeFileSync(resultsFile, `${JSON.stringify(written, null, 2)}\n`);
 } finally {
   await chrome?.kill();
   await server.stop();
