@@ -1,9 +1,8 @@
 // `npm run admin -- add-user <email> [--role owner|support]`: adds a back-office operator. The
 // password is read from standard input (its first line) or, at a terminal, asked for twice.
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import { appEntry } from "./app-build.mjs";
 
 const usage = "Usage: npm run admin -- add-user <email> [--role owner|support]\n       (the password is read from standard input, or asked for at a terminal)";
 
@@ -56,16 +55,9 @@ if (process.stdin.isTTY) {
   password = await readFirstLine();
 }
 
-const appBuild = new URL("../build/server/index.js", import.meta.url);
-if (!existsSync(appBuild)) {
-  console.log("No production build yet: building it first.");
-  const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-process.env.NODE_ENV ??= "production";
-const build = await import(appBuild.href);
+const entry = await appEntry();
 try {
-  const result = await build.entry.module.addOperatorFromCommandLine({ email, role: parsed.values.role, password });
+  const result = await entry.addOperatorFromCommandLine({ email, role: parsed.values.role, password });
   if (result.kind === "refused") {
     console.error(`${result.message} No operator was added.`);
     process.exit(1);

@@ -1,8 +1,7 @@
 // `npm run seed -- --orders N [--seed S]`: fills the store (DATA_DIR or DATABASE_URL) with N test
 // orders across markets and statuses, for trying the back office and for the benchmark.
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { appEntry } from "./app-build.mjs";
 
 const usage = "Usage: npm run seed -- --orders N [--seed S]   (N from 1 to 100000)";
 let values;
@@ -19,16 +18,9 @@ if (!Number.isInteger(orders) || orders < 1 || orders > 100_000 || (seed !== und
   process.exit(2);
 }
 
-const appBuild = new URL("../build/server/index.js", import.meta.url);
-if (!existsSync(appBuild)) {
-  console.log("No production build yet: building it first.");
-  const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-process.env.NODE_ENV ??= "production";
-const build = await import(appBuild.href);
+const entry = await appEntry();
 try {
-  const summary = await build.entry.module.seedStore(orders, seed);
+  const summary = await entry.seedStore(orders, seed);
   console.log(`Seeded ${summary.orders} test orders.`);
   console.log(`By status: ${Object.entries(summary.byStatus).map(([status, n]) => `${status} ${n}`).join(", ")}`);
   console.log(`By market: ${Object.entries(summary.byMarket).map(([market, n]) => `${market} ${n}`).join(", ")}`);

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { markets } from "../../market/markets";
 import type { Operator } from "../audit.server";
 import { stylesheet } from "../http.server";
 
@@ -91,3 +92,34 @@ export function formatTime(date: Date | null | undefined): string {
 }
 
 export const statusLabel = (status: string) => status.replace(/_/g, " ");
+
+/** A choice of market by its country code, or none. */
+export function MarketSelect({ value, noneLabel }: { value: string; noneLabel: string }) {
+  return (
+    <label>
+      Market
+      <select name="market" defaultValue={value}>
+        <option value="">{noneLabel}</option>
+        {markets.map((market) => (
+          <option key={market.country} value={market.country}>
+            {market.country}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Newer and older pages of a list, each a plain link. */
+export function Pager({ page, pages, link, label }: { page: number; pages: number; link: (page: number) => string; label: string }) {
+  if (pages <= 1) return null;
+  return (
+    <nav className="pager" aria-label={label}>
+      {page > 1 ? <a href={link(page - 1)}>← Newer</a> : null}
+      <span>
+        Page {page} of {pages}
+      </span>
+      {page < pages ? <a href={link(page + 1)}>Older →</a> : null}
+    </nav>
+  );
+}

@@ -1,8 +1,7 @@
 import { orderStatuses } from "../../db/schema";
-import { markets } from "../../market/markets";
 import type { Operator } from "../audit.server";
 import type { OrderFilter, OrderListRow } from "../order-queries.server";
-import { formatMinor, formatTime, Frame, statusLabel, type Notice } from "./frame";
+import { formatMinor, formatTime, Frame, MarketSelect, Pager, statusLabel, type Notice } from "./frame";
 
 function pageLink(filter: OrderFilter, page: number): string {
   const params = new URLSearchParams();
@@ -36,17 +35,7 @@ export function OrdersView({ operator, filter, rows, total, pages, notice }: { o
             ))}
           </select>
         </label>
-        <label>
-          Market
-          <select name="market" defaultValue={filter.market}>
-            <option value="">Any</option>
-            {markets.map((market) => (
-              <option key={market.country} value={market.country}>
-                {market.country}
-              </option>
-            ))}
-          </select>
-        </label>
+        <MarketSelect value={filter.market} noneLabel="Any" />
         <label>
           From
           <input type="date" name="from" defaultValue={filter.from} />
@@ -107,15 +96,7 @@ export function OrdersView({ operator, filter, rows, total, pages, notice }: { o
             </tbody>
           </table>
         ) : null}
-        {pages > 1 ? (
-          <nav className="pager" aria-label="Pages">
-            {filter.page > 1 ? <a href={pageLink(filter, filter.page - 1)}>← Newer</a> : null}
-            <span>
-              Page {filter.page} of {pages}
-            </span>
-            {filter.page < pages ? <a href={pageLink(filter, filter.page + 1)}>Older →</a> : null}
-          </nav>
-        ) : null}
+        <Pager page={filter.page} pages={pages} link={(page) => pageLink(filter, page)} label="Pages of orders" />
       </div>
     </Frame>
   );

@@ -2,7 +2,7 @@ import { markets } from "../../market/markets";
 import type { Operator } from "../audit.server";
 import type { FunnelReport } from "../funnel-report.server";
 import { FunnelReportView } from "../funnel-report-view";
-import { Frame } from "./frame";
+import { Frame, MarketSelect } from "./frame";
 
 export interface ReportFilter {
   from: string;
@@ -52,17 +52,7 @@ export function ReportView({ operator, filter, report }: { operator: Operator; f
           Variant (src)
           <input type="text" name="src" defaultValue={filter.src ?? "*"} size={10} pattern="\*|[A-Za-z0-9_\-]{0,64}" aria-describedby="src-hint" />
         </label>
-        <label>
-          Market
-          <select name="market" defaultValue={filter.market}>
-            <option value="">All</option>
-            {markets.map((market) => (
-              <option key={market.country} value={market.country}>
-                {market.country}
-              </option>
-            ))}
-          </select>
-        </label>
+        <MarketSelect value={filter.market} noneLabel="All" />
         <label className="inline">
           <input type="checkbox" name="test" value="1" defaultChecked={filter.includeTest} /> Include test orders
         </label>

@@ -9,7 +9,7 @@ import {
   type RefundRequestRow,
   type WithdrawalRow,
 } from "../queues.server";
-import { formatTime, Frame, statusLabel, type Notice } from "./frame";
+import { formatTime, Frame, Pager, statusLabel, type Notice } from "./frame";
 
 export interface RequestPages {
   withdrawals: QueuePage<WithdrawalRow>;
@@ -43,22 +43,13 @@ function StatusForm({ action, status, next, label }: { action: string; status: s
   );
 }
 
-function Pager({ name, page, pages, current }: { name: string; page: number; pages: number; current: URLSearchParams }) {
-  if (pages <= 1) return null;
-  const link = (target: number) => {
+/** A link to another page of one queue, keeping the other queues' pages. */
+function queuePage(name: string, current: URLSearchParams) {
+  return (target: number) => {
     const params = new URLSearchParams(current);
     params.set(name, String(target));
     return `/admin/requests?${params.toString()}`;
   };
-  return (
-    <nav className="pager" aria-label={`${name} pages`}>
-      {page > 1 ? <a href={link(page - 1)}>← Newer</a> : null}
-      <span>
-        Page {page} of {pages}
-      </span>
-      {page < pages ? <a href={link(page + 1)}>Older →</a> : null}
-    </nav>
-  );
 }
 
 function Queue({ id, title, count, testId, children }: { id: string; title: string; count: number; testId?: string; children: ReactNode }) {
@@ -107,7 +98,7 @@ export function RequestsView({ operator, pages, query, notice }: { operator: Ope
             ))}
           </tbody>
         </table>
-        <Pager name="withdrawals" page={withdrawals.page} pages={withdrawals.pages} current={query} />
+        <Pager page={withdrawals.page} pages={withdrawals.pages} link={queuePage("withdrawals", query)} label="Pages of withdrawals" />
       </Queue>
 
       <Queue id="refund-requests" title="Refund requests" count={refundRequests.total}>
@@ -140,7 +131,7 @@ export function RequestsView({ operator, pages, query, notice }: { operator: Ope
             ))}
           </tbody>
         </table>
-        <Pager name="refundRequests" page={refundRequests.page} pages={refundRequests.pages} current={query} />
+        <Pager page={refundRequests.page} pages={refundRequests.pages} link={queuePage("refundRequests", query)} label="Pages of refund requests" />
       </Queue>
 
       <Queue id="feedback" title="Feedback" count={feedback.total}>
@@ -168,7 +159,7 @@ export function RequestsView({ operator, pages, query, notice }: { operator: Ope
             ))}
           </tbody>
         </table>
-        <Pager name="feedback" page={feedback.page} pages={feedback.pages} current={query} />
+        <Pager page={feedback.page} pages={feedback.pages} link={queuePage("feedback", query)} label="Pages of feedback" />
       </Queue>
     </Frame>
   );

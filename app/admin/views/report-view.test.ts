@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { readReportFilter, type ReportFilter } from "./report-view";
+
+const today = new Date("2026-11-23T15:00:00Z");
+const defaults: ReportFilter = { from: "2026-10-25", to: "2026-11-23", src: null, market: "", includeTest: false };
+
+describe("the funnel report's filter", () => {
+  it.each<[string, Partial<ReportFilter>]>([
+    ["", {}],
+    ["from=2026-11-01&to=2026-11-10&src=v2&market=CH-FR&test=1", { from: "2026-11-01", to: "2026-11-10", src: "v2", market: "CH-FR", includeTest: true }],
+    ["from=2026-11-10&to=2026-11-01", { from: "2026-11-01", to: "2026-11-10" }],
+    ["src=", { src: "" }],
+    ["src=*", {}],
+    ["src=<script>&market=XX&test=yes&from=2026-02-30x", {}],
+  ])("reads ?%s", (query, expected) => {
+    expect(readReportFilter(new URLSearchParams(query), today)).toEqual({ ...defaults, ...expected });
+  });
+});
