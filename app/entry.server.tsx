@@ -5,7 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
-import { contentSecurityPolicy, nonceSource } from "../server/csp";
+import { cachedRenderHeader, contentSecurityPolicy, nonceSource } from "../server/csp";
 import { stripePageOrigins } from "./checkout/stripe-page-origins.server";
 import { CspNonceContext } from "./platform/csp-nonce";
 import { stripModulePreloads } from "./platform/strip-module-preloads";
@@ -14,6 +14,7 @@ export { checkStartupSettings } from "./platform/settings.server";
 export { startStore, stopStore } from "./platform/store.server";
 export { seedStore } from "./platform/seed-store.server";
 export { rendersOwnOrder } from "./orders/order-page.server";
+export { geoPageOf } from "./market/geo-page.server";
 export { handleAdminRequest } from "./admin/admin-handler.server";
 export { addOperatorFromCommandLine } from "./platform/operator-command.server";
 
@@ -29,9 +30,16 @@ export function handleError(error: unknown, { request }: { request: Request }): 
   console.error(error);
 }
 
-/** Prerendered files get hashes from the server instead, so they carry no nonce. */
+/**
+ * Prerendered files and the pages the server keeps in its page cache get hashes from the server
+ * instead, so they carry no nonce (the server removes these headers from the requests it receives).
+ */
 function isPrerender(request: Request): boolean {
-  return request.headers.has("X-React-Router-Prerender-Data") || request.headers.has("X-React-Router-Prerender");
+  return (
+    request.headers.has("X-React-Router-Prerender-Data") ||
+    request.headers.has("X-React-Router-Prerender") ||
+    request.headers.has(cachedRenderHeader)
+  );
 }
 
 export default function handleRequest(

@@ -5,7 +5,11 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { ServerBuild } from "react-router";
 import { contentSecurityPolicy } from "./csp.js";
-import { indexPrerendered, type PrerenderedFile } from "./prerendered.js";
+import { serveCachedPages, stripInternalHeaders, type GeoPageOf } from "./cached-pages.js";
+import { onTheFlyCompression } from "./encoding.js";
+import { PageCache, pageCacheBudget } from "./page-cache.js";
+import { indexClientFiles } from "./prerendered.js";
+import { sendRepresentation, type Representation } from "./representation.js";
 import { rejectMalformedUrls, rejectUnsupportedMethods } from "./request-guard.js";
 
 const staticPolicy = contentSecurityPolicy([]);
@@ -25,6 +29,7 @@ interface EntryModule {
   startStore?: () => Promise<unknown>;
   stopStore?: () => Promise<void>;
   rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
+  geoPageOf?: GeoPageOf;
   handleAdminRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
 }
 
@@ -71,24 +76,24 @@ function serveBackOffice(handle: NonNullable<EntryModule["handleAdminRequest"]>)
   };
 }
 
-function servePrerendered(files: Map<string, PrerenderedFile>, rendersOwnOrder: EntryModule["rendersOwnOrder"], render: express.RequestHandler) {
+/** Files of the client build from memory, in the encoding the client prefers (built at build time). */
+function serveFiles(files: Map<string, Representation>) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const file = (req.method === "GET" || req.method === "HEAD") && files.get(req.path);
     if (!file) return next();
+    sendRepresentation(req, res, file);
+  };
+}
+
+function servePrerendered(files: Map<string, Representation>, rendersOwnOrder: EntryModule["rendersOwnOrder"], render: express.RequestHandler) {
+  const serve = serveFiles(files);
+  return (req: Request, res: Response, next: NextFunction): void => {
     // A buyer's own upsell and thank-you pages (and their data) are rendered, never the static file.
-    if (rendersOwnOrder?.(req.path, req.headers.cookie)) {
+    if (files.has(req.path) && rendersOwnOrder?.(req.path, req.headers.cookie)) {
       void render(req, res, next);
       return;
     }
-    res.setHeader("Content-Type", file.contentType);
-    res.setHeader("Cache-Control", "public, max-age=0, must-revalidate");
-    res.setHeader("ETag", file.etag);
-    res.setHeader("Content-Security-Policy", file.contentSecurityPolicy ?? staticPolicy);
-    if (req.headers["if-none-match"] === file.etag) {
-      res.status(304).end();
-      return;
-    }
-    res.send(file.body);
+    serve(req, res, next);
   };
 }
 
@@ -101,20 +106,22 @@ export interface Storefront {
 /** The storefront's HTTP application over a production build (`build/client`, `build/server`). */
 export async function createApp(buildDir: string): Promise<Storefront> {
   const clientDir = join(buildDir, "client");
+  const pageCacheBytes = pageCacheBudget();
   const build = (await import(pathToFileURL(join(buildDir, "server", "index.js")).href)) as ServerBuild;
   const entry = build.entry.module as EntryModule;
   // The app checks its own settings (IMAGE_PROVIDER, GTM_ID, ...) before anything is served, then
   // opens the database (applying migrations) and starts the e-mail outbox.
   entry.checkStartupSettings?.();
   await entry.startStore?.();
-  const prerendered = await indexPrerendered(clientDir);
+  const clientFiles = await indexClientFiles(clientDir);
+  const pageCache = new PageCache<Representation>(pageCacheBytes);
 
   const app = express();
   app.disable("x-powered-by");
   app.use(rejectUnsupportedMethods);
   app.use(rejectMalformedUrls);
   app.use(securityHeaders);
-  app.use(compression());
+  app.use(compression(onTheFlyCompression(compression.filter)));
 
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
@@ -122,16 +129,9 @@ export async function createApp(buildDir: string): Promise<Storefront> {
   app.get("/favicon.ico", (_req, res) => {
     res.redirect(301, "/favicon.svg");
   });
-  app.use(
-    "/assets",
-    express.static(join(clientDir, "assets"), {
-      immutable: true,
-      maxAge: "1y",
-      index: false,
-      redirect: false,
-      setHeaders: (res) => res.setHeader("Content-Security-Policy", staticPolicy),
-    }),
-  );
+  // Only the server sets the headers that render a page without a nonce.
+  app.use(stripInternalHeaders);
+  app.use(serveFiles(clientFiles.files));
   // A missing hashed asset (an old build's, usually) is a quiet 404, never an HTML page in its place.
   app.use("/assets", (_req, res) => {
     res.status(404).type("text/plain").send("Not found");
@@ -143,18 +143,20 @@ export async function createApp(buildDir: string): Promise<Storefront> {
   });
   if (entry.handleAdminRequest) app.use("/admin", serveBackOffice(entry.handleAdminRequest));
   const render = createRequestHandler({ build });
-  app.use(servePrerendered(prerendered, entry.rendersOwnOrder, render));
-  app.use(
-    express.static(clientDir, {
-      index: false,
-      redirect: false,
-      cacheControl: false,
-      setHeaders: (res) => {
-        res.setHeader("Content-Security-Policy", staticPolicy);
-        if (!res.hasHeader("Cache-Control")) res.setHeader("Cache-Control", "public, max-age=3600");
-      },
-    }),
-  );
+  app.use(servePrerendered(clientFiles.pages, entry.rendersOwnOrder, render));
+  const clientStatic = express.static(clientDir, {
+    index: false,
+    redirect: false,
+    cacheControl: false,
+    setHeaders: (res) => {
+      res.setHeader("Content-Security-Policy", staticPolicy);
+      if (!res.hasHeader("Cache-Control")) res.setHeader("Cache-Control", "public, max-age=3600");
+    },
+  });
+  // Pages without a locale, from the page cache (before the disk, which has nothing at their paths).
+  if (entry.geoPageOf) app.use(serveCachedPages({ build, cache: pageCache, geoPageOf: entry.geoPageOf, rendersOwnOrder: entry.rendersOwnOrder }));
+  // The build's `.br` and `.gz` twins are answers' encodings, not files of their own.
+  app.use((req, res, next) => (/\.(?:br|gz)$/.test(req.path) ? next() : clientStatic(req, res, next)));
   app.use(render);
   return { app, close: async () => entry.stopStore?.() };
 }

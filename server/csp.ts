@@ -42,6 +42,13 @@ export function contentSecurityPolicy(inlineScriptSources: readonly string[], en
   ].join("; ");
 }
 
+/**
+ * Set by the server (and only by it: it removes the header from every request it receives) on
+ * the renders it keeps in its page cache. Such a document carries no nonce, since one document
+ * answers many requests; the server allows its inline scripts by hash, as for prerendered files.
+ */
+export const cachedRenderHeader = "X-Storefront-Cached-Render";
+
 export function nonceSource(nonce: string): string {
   return `'nonce-${nonce}'`;
 }

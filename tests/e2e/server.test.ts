@@ -21,6 +21,7 @@ describe("the production server", () => {
     [{ GTM_ID: "gtm-abc12" }, "'gtm-abc12' is not a valid GTM-ID (/^GTM-[0-9A-Z]+$/). Did you mean 'GTM-ABC12'?"],
     [{ IMAGE_PROVIDER: "imgix" }, "Unknown provider: imgix"],
     [{ IMAGE_PROVIDER: "cloudflare" }, "CLOUDFLARE_IMAGES_ACCOUNT_HASH must be set"],
+    [{ PAGE_CACHE_MB: "lots" }, "PAGE_CACHE_MB must be a number of megabytes (0 or more), got 'lots'."],
   ])("refuses to start with %j, saying why", (env, message) => {
     const result = spawnSync(process.execPath, [serverEntry], { env: { ...process.env, PORT: "0", ...env }, encoding: "utf8" });
     expect(result.status).toBe(1);

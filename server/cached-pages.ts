@@ -1,0 +1,191 @@
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { createRequestHandler as createFetchHandler, type ServerBuild } from "react-router";
+import { cachedRenderHeader, contentSecurityPolicy, inlineScriptHashes } from "./csp.js";
+import { compressVariants } from "./encoding.js";
+import {
+  cacheableQuery,
+  cacheableRouteNames,
+  cacheGeneration,
+  pageCacheKey,
+  type PageCache,
+} from "./page-cache.js";
+import { representation, sendRepresentation, type Representation } from "./representation.js";
+
+/** What the app's server build says about a path without a locale (see `app/market/geo-page.server.ts`). */
+export interface GeoPage {
+  /** The route name of the route table (`offer`, `take2`, ...). */
+  route: string;
+  /** The market country the visitor's geo header resolves to. */
+  geo: string;
+  /** The request headers that carry the country, in order of precedence. */
+  geoHeaders: readonly string[];
+}
+export type GeoPageOf = (pathname: string, header: (name: string) => string | undefined) => GeoPage | undefined;
+
+/** Removes the headers that ask for a render without a nonce from every request received. */
+export function stripInternalHeaders(req: Request, _res: Response, next: NextFunction): void {
+  // Only the server itself may set them (Node keeps header names in lower case).
+  delete req.headers["x-storefront-cached-render"];
+  delete req.headers["x-react-router-prerender"];
+  delete req.headers["x-react-router-prerender-data"];
+  next();
+}
+
+/** The twins made when a page is stored: Brotli 5 and gzip 6 take about a millisecond for a page. */
+const quickTwins = { brotliQuality: 5, gzipLevel: 6 };
+
+/** Response headers a cached entry does not keep: the server sets its own or they are per answer. */
+const perAnswerHeaders = new Set([
+  "set-cookie",
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "date",
+  "etag",
+  "vary",
+  "content-security-policy",
+]);
+
+interface Rendered {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  /** The page as kept, when it may be: 200, no cookie set, not `no-store`. */
+  cached?: Representation;
+}
+
+export interface CachedPagesOptions {
+  build: ServerBuild;
+  cache: PageCache<Representation>;
+  geoPageOf: GeoPageOf;
+  rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
+  /** The clock, for the day that is part of every entry's generation. */
+  now?: () => Date;
+}
+
+/**
+ * Serves the pages of `cacheableRouteNames` (and their `.data`) from the page cache, rendering
+ * each once per path, geo market and query (`X-Cache: hit` or `miss`). The render that fills the
+ * cache gets the geo headers and nothing else from the request (no cookie can reach it), carries
+ * no nonce, and is answered with a policy that allows its inline scripts by hash. Its Brotli and
+ * gzip encodings are made when it is stored, quickly, and once more at the highest levels when
+ * it is asked for again, never per answer. Concurrent misses of one key share one render.
+ * Everything else, a buyer's own upsell among it, goes on to the per-request render.
+ */
+export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now = () => new Date() }: CachedPagesOptions): RequestHandler {
+  const handle = createFetchHandler(build, process.env.NODE_ENV);
+  const staticPolicy = contentSecurityPolicy([]);
+  const inFlight = new Map<string, Promise<Rendered>>();
+  const improving = new WeakSet<Representation>();
+
+  async function render(req: Request, page: GeoPage, generation: string, key: string, pageKey: string): Promise<Rendered> {
+    const headers = new Headers({ [cachedRenderHeader]: "1" });
+    for (const name of page.geoHeaders) {
+      const value = req.headers[name.toLowerCase()];
+      if (typeof value === "string") headers.set(name, value);
+    }
+    const origin = `${req.protocol}://${req.headers.host ?? "localhost"}`;
+    let url: URL;
+    try {
+      url = new URL(req.originalUrl, origin);
+    } catch {
+      url = new URL(req.originalUrl, "http://localhost");
+    }
+    const response = await handle(new globalThis.Request(url, { method: "GET", headers }));
+    const body = Buffer.from(await response.arrayBuffer());
+    const rendered: Rendered = { status: response.status, headers: response.headers, body };
+    const storable =
+      response.status === 200 &&
+      !response.headers.has("set-cookie") &&
+      !/no-store/i.test(response.headers.get("cache-control") ?? "") &&
+      response.headers.has("content-type");
+    if (!storable) return rendered;
+    const kept: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (!perAnswerHeaders.has(name)) kept[name] = value;
+    });
+    kept["content-security-policy"] = policyFor(response.headers, body);
+    const vary = (response.headers.get("vary") ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
+    // Quick twins now (a miss costs about what a render per request did); the highest levels
+    // once the page is asked for again.
+    rendered.cached = representation(body, await compressVariants(body, quickTwins), kept, { vary, final: false });
+    cache.set(generation, key, pageKey, rendered.cached);
+    return rendered;
+  }
+
+  /** Recompresses a page that is served again at the highest levels, in the threadpool, once. */
+  function improve(generation: string, key: string, current: Representation): void {
+    if (improving.has(current)) return;
+    improving.add(current);
+    compressVariants(current.identity.body)
+      .then((twins) => cache.replace(generation, key, current, representation(current.identity.body, twins, { ...current.headers }, { vary: current.vary })))
+      .catch((error: unknown) => console.error(error))
+      .finally(() => improving.delete(current));
+  }
+
+  function policyFor(headers: Headers, body: Buffer): string {
+    const isDocument = headers.get("content-type")?.startsWith("text/html") ?? false;
+    return isDocument ? contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))) : staticPolicy;
+  }
+
+  /** A render that may not be kept (a redirect, an error page, a cookie) is answered once, as it is. */
+  function sendUncached(res: Response, rendered: Rendered): void {
+    res.status(rendered.status);
+    rendered.headers.forEach((value, name) => {
+      if (!perAnswerHeaders.has(name) || name === "vary") res.setHeader(name, value);
+    });
+    const cookies = rendered.headers.getSetCookie();
+    if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
+    res.setHeader("Content-Security-Policy", policyFor(rendered.headers, rendered.body));
+    res.setHeader("X-Cache", "bypass");
+    res.end(res.req.method === "HEAD" ? undefined : rendered.body);
+  }
+
+  return (req, res, next) => {
+    if (!cache.enabled || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    const path = req.path;
+    const isData = path.endsWith(".data");
+    const pagePath = !isData ? path : path === "/_root.data" ? "/" : path.slice(0, -".data".length);
+    const queryStart = req.originalUrl.indexOf("?");
+    const search = queryStart === -1 ? "" : req.originalUrl.slice(queryStart);
+    if (!cacheableQuery(search, isData)) return next();
+    let page: GeoPage | undefined;
+    try {
+      page = geoPageOf(pagePath, (name) => {
+        const value = req.headers[name.toLowerCase()];
+        return Array.isArray(value) ? value.join(", ") : value;
+      });
+    } catch {
+      page = undefined;
+    }
+    if (!page || !cacheableRouteNames.has(page.route)) return next();
+    if (rendersOwnOrder?.(path, req.headers.cookie)) return next();
+
+    const generation = cacheGeneration(build.assets.version, now());
+    const { key, page: pageKey } = pageCacheKey({ path, geo: page.geo, search });
+    const hit = cache.get(generation, key);
+    if (hit) {
+      sendRepresentation(req, res, hit, { "X-Cache": "hit" });
+      if (!hit.final) improve(generation, key, hit);
+      return;
+    }
+    const flightKey = `${generation}\n${key}`;
+    const shared = inFlight.get(flightKey);
+    const flight = shared ?? render(req, page, generation, key, pageKey).finally(() => inFlight.delete(flightKey));
+    if (!shared) inFlight.set(flightKey, flight);
+    flight.then(
+      (rendered) => {
+        if (rendered.cached) sendRepresentation(req, res, rendered.cached, { "X-Cache": "miss" });
+        // Requests that waited for another's render only share a page that may be kept.
+        else if (shared) next();
+        else sendUncached(res, rendered);
+      },
+      (error: unknown) => next(shared ? undefined : error),
+    );
+  };
+}
