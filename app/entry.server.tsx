@@ -12,6 +12,8 @@ import { stripModulePreloads } from "./platform/strip-module-preloads";
 
 export { checkStartupSettings } from "./platform/settings.server";
 export { startStore, stopStore } from "./platform/store.server";
+export { checkDatabase } from "./platform/health.server";
+export { sharedHitCounter } from "./platform/rate-limits.server";
 export { seedStore } from "./platform/seed-store.server";
 export { rendersOwnOrder } from "./orders/order-page.server";
 export { geoPageOf } from "./market/geo-page.server";

@@ -5,6 +5,8 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { ServerBuild } from "react-router";
 import { contentSecurityPolicy } from "./csp.js";
+import { installFrontDoor, serverRuntime, type FrontDoorHooks, type ServerRuntime } from "./front-door.js";
+import { policies } from "./limits.js";
 import { serveCachedPages, stripInternalHeaders, type GeoPageOf } from "./cached-pages.js";
 import { onTheFlyCompression } from "./encoding.js";
 import { PageCache, pageCacheBudget } from "./page-cache.js";
@@ -24,7 +26,7 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
 }
 
 /** What the storefront's server build offers the HTTP server besides the request handler. */
-interface EntryModule {
+interface EntryModule extends FrontDoorHooks {
   checkStartupSettings?: () => void;
   startStore?: () => Promise<unknown>;
   stopStore?: () => Promise<void>;
@@ -33,7 +35,7 @@ interface EntryModule {
   handleAdminRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
 }
 
-const maxAdminBody = 64 * 1024;
+const maxAdminBody = policies.admin.bodyBytes;
 
 /** Reads a request body up to a limit; beyond it the answer is 413 and the body is not kept. */
 async function readBody(req: Request, limit: number): Promise<Buffer | "too_large"> {
@@ -71,6 +73,8 @@ function serveBackOffice(handle: NonNullable<EntryModule["handleAdminRequest"]>)
       if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
       res.end(req.method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
     } catch (error) {
+      // A client that went away before its body was sent is no error of ours.
+      if (req.destroyed && !req.complete) return;
       next(error);
     }
   };
@@ -104,7 +108,7 @@ export interface Storefront {
 }
 
 /** The storefront's HTTP application over a production build (`build/client`, `build/server`). */
-export async function createApp(buildDir: string): Promise<Storefront> {
+export async function createApp(buildDir: string, runtime: ServerRuntime = serverRuntime()): Promise<Storefront> {
   const clientDir = join(buildDir, "client");
   const pageCacheBytes = pageCacheBudget();
   const build = (await import(pathToFileURL(join(buildDir, "server", "index.js")).href)) as ServerBuild;
@@ -118,14 +122,14 @@ export async function createApp(buildDir: string): Promise<Storefront> {
 
   const app = express();
   app.disable("x-powered-by");
+  // The request log, TRUST_PROXY, HSTS, body and rate limits, and the draining state come first.
+  const frontDoor = installFrontDoor(app, build.routes, entry, runtime);
   app.use(rejectUnsupportedMethods);
   app.use(rejectMalformedUrls);
   app.use(securityHeaders);
   app.use(compression(onTheFlyCompression(compression.filter)));
 
-  app.get("/healthz", (_req, res) => {
-    res.json({ status: "ok" });
-  });
+  app.get("/healthz", frontDoor.health);
   app.get("/favicon.ico", (_req, res) => {
     res.redirect(301, "/favicon.svg");
   });

@@ -1,7 +1,13 @@
 import "./production-env.js";
+import cluster from "node:cluster";
+import { createServer } from "node:http";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.js";
+import { reportListening, runPrimary } from "./cluster.js";
+import { serverRuntime, type ServerRuntime } from "./front-door.js";
+import { applyTimeouts, serverTimeouts } from "./limits.js";
+import { gracefulShutdown } from "./shutdown.js";
 
 function readPort(value: string | undefined): number {
   if (value === undefined || value === "") return 3000;
@@ -13,32 +19,40 @@ function readPort(value: string | undefined): number {
   return port;
 }
 
-const port = readPort(process.env.PORT);
-const host = process.env.HOST || undefined;
-const buildDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const { app, close } = await createApp(buildDir).catch((error: unknown) => {
+function fail(error: unknown): never {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
-});
-
-const server = app.listen(port, host ?? "0.0.0.0", () => {
-  const address = server.address();
-  const boundPort = typeof address === "object" && address ? address.port : port;
-  console.log(`Storefront listening on http://${host ?? "localhost"}:${boundPort}`);
-});
-
-/** Finish the requests in flight, refuse new ones, and leave within ten seconds at the latest. */
-function shutDown(signal: string): void {
-  console.log(`${signal} received: closing the storefront server`);
-  server.close(() => {
-    close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(1), 10_000).unref();
 }
 
-process.once("SIGTERM", () => shutDown("SIGTERM"));
-process.once("SIGINT", () => shutDown("SIGINT"));
+const port = readPort(process.env.PORT);
+const host = process.env.HOST || undefined;
+let runtime: ServerRuntime;
+try {
+  runtime = serverRuntime();
+} catch (error) {
+  fail(error);
+}
+
+/** Serves the store in this process: on its own, or as one of WEB_CONCURRENCY workers. */
+async function serve(): Promise<void> {
+  const buildDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+  const { app, close } = await createApp(buildDir, runtime).catch(fail);
+  const server = createServer({ connectionsCheckingInterval: serverTimeouts.connectionsCheckingInterval }, app);
+  applyTimeouts(server);
+  server.once("error", (error: NodeJS.ErrnoException) => fail(new Error(`The server cannot listen on ${host ?? "0.0.0.0"}:${port}: ${error.code ?? error.message}.`)));
+  server.listen(port, host ?? "0.0.0.0", () => {
+    const address = server.address();
+    const boundPort = typeof address === "object" && address ? address.port : port;
+    if (cluster.isWorker) reportListening(boundPort);
+    else console.log(`Storefront listening on http://${host ?? "localhost"}:${boundPort}`);
+  });
+  const shutDown = gracefulShutdown({ server, lifecycle: runtime.lifecycle, closeStore: close, logger: runtime.logger });
+  process.on("SIGTERM", () => shutDown("SIGTERM"));
+  process.on("SIGINT", () => shutDown("SIGINT"));
+}
+
+if (cluster.isPrimary && runtime.settings.webConcurrency > 1) {
+  runPrimary({ workers: runtime.settings.webConcurrency, host, logger: runtime.logger });
+} else {
+  await serve();
+}

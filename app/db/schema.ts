@@ -386,3 +386,19 @@ export const pageViews = pgTable(
   },
   (table) => [primaryKey({ columns: [table.day, table.step, table.market, table.src] })],
 );
+
+/**
+ * Requests counted per fixed window and client (rate limits shared by every instance on one
+ * PostgreSQL). The key is `bucket:` and a keyed hash of the client's address, never the address
+ * itself; rows are deleted once their window has expired.
+ */
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    hits: integer("hits").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.key, table.windowStart] }), index("rate_limits_expires_idx").on(table.expiresAt)],
+);

@@ -70,9 +70,19 @@ export async function markFailed(db: Database, row: OutboxRow, error: string, no
     .where(eq(outbox.id, row.id));
 }
 
+/** Gives claimed messages back untried (a stopping worker's), so that another instance or the next start sends them at once. */
+export async function releaseClaims(db: Database, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(outbox)
+    .set({ lockedUntil: null, attempts: sql`greatest(${outbox.attempts} - 1, 0)` })
+    .where(and(inArray(outbox.id, ids), eq(outbox.status, "pending")));
+}
+
 export interface OutboxWorker {
   /** Sends what is due now (also what the timer does); resolves when this round is done. */
   runOnce(): Promise<number>;
+  /** Finishes the message being sent, gives the rest of the round back and starts no other round. */
   stop(): Promise<void>;
 }
 
@@ -82,7 +92,14 @@ export function startOutboxWorker(db: Database, deliver: (row: OutboxRow) => Pro
   let stopped = false;
   const round = async (): Promise<number> => {
     let sent = 0;
-    for (const row of await claimDue(db, 20)) {
+    if (stopped) return sent;
+    const claimed = await claimDue(db, 20);
+    for (const [index, row] of claimed.entries()) {
+      // Stopping: the message in hand is finished, the others are given back rather than held for the lease.
+      if (stopped) {
+        await releaseClaims(db, claimed.slice(index).map((rest) => rest.id));
+        break;
+      }
       try {
         await deliver(row);
         await markSent(db, row.id);

@@ -3,6 +3,7 @@ import type { Route } from "./+types/withdraw";
 import { commerceTextsFor } from "../orders/commerce-texts.server";
 import { DocumentMeta } from "../chrome/document-meta";
 import { withdrawalFields, WithdrawalForm, type WithdrawalStep } from "../forms/withdrawal-form";
+import { readFormBody } from "../forms/form-body.server";
 import { formValues, validateWithdrawal } from "../forms/validation";
 import { formatDateTime } from "../market/date-time";
 import { storefrontStateContext } from "../market/request-context";
@@ -16,7 +17,7 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { market, lang } = context.get(storefrontStateContext);
-  const form = await request.formData();
+  const form = await readFormBody(request);
   const values = formValues(form, withdrawalFields);
   const errors = validateWithdrawal(values);
   const cleaned: Record<string, string> = { ...values, orderNumber: normalizeOrderNumber(values.orderNumber ?? "") ?? values.orderNumber ?? "" };

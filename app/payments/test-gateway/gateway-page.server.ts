@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { readFormBody } from "../../forms/form-body.server";
 import { commerceTextsFor } from "../../orders/commerce-texts.server";
 import { store } from "../../platform/store.server";
 import { marketForCountryCode } from "../../market/markets";
@@ -29,7 +30,7 @@ export async function loadGatewayPage(step: string, chargeId: string) {
 }
 
 export async function answerGatewayPage(chargeId: string, request: Request) {
-  const form = await request.formData();
+  const form = await readFormBody(request);
   const answered = await store().testGateway.answer(chargeId, form.get("answer") === "approve");
   if (!answered) throw data({ message: "Unknown payment" }, { status: 404 });
   const { payment } = await pageFor(chargeId);

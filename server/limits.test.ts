@@ -1,0 +1,124 @@
+import { once } from "node:events";
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { limitBodies, policies, policyFor } from "./limits";
+import { createRouteMatcher, type ManifestRoute } from "./route-patterns";
+
+const action = { action: () => null };
+const manifest: Record<string, ManifestRoute> = {
+  root: { id: "root", path: "", module: {} },
+  "index-2": { id: "index-2", parentId: "root", path: "/:locale", module: {} },
+  checkout: { id: "checkout", parentId: "root", path: "/checkout", module: action },
+  "checkout-2": { id: "checkout-2", parentId: "root", path: "/checkout/:locale", module: action },
+  "withdraw-2": { id: "withdraw-2", parentId: "root", path: "/withdraw/:locale", module: action },
+  refund: { id: "refund", parentId: "root", path: "/refund", module: action },
+  "feedback-2": { id: "feedback-2", parentId: "root", path: "/feedback/:locale", module: action },
+  "upsell-2": { id: "upsell-2", parentId: "root", path: "/upsell/:locale", module: action },
+  "collagen-upsell": { id: "collagen-upsell", parentId: "root", path: "/collagen-upsell", module: action },
+  "offer-2": { id: "offer-2", parentId: "root", path: "/offer/:locale", module: {} },
+  "test-gateway": { id: "test-gateway", parentId: "root", path: "test-gateway/:step/:charge", module: action },
+  webhooks: { id: "webhooks", parentId: "root", path: "webhooks/:provider", module: action },
+  "funnel-view": { id: "funnel-view", parentId: "root", path: "funnel-view", module: action },
+  "not-found": { id: "not-found", parentId: "root", path: "*", module: {} },
+};
+const match = createRouteMatcher(manifest);
+
+describe("policyFor", () => {
+  it.each([
+    ["/checkout", policies.checkout],
+    ["/checkout/fr.data", policies.checkout],
+    ["/test-gateway/authenticate/ch_1", policies.checkout],
+    ["/withdraw/de", policies.forms],
+    ["/refund", policies.forms],
+    ["/feedback/fr.data", policies.forms],
+    ["/upsell/fr", policies.upsell],
+    ["/collagen-upsell", policies.upsell],
+    ["/funnel-view", policies.funnelView],
+    ["/webhooks/stripe", policies.webhooks],
+    ["/admin/login", policies.adminLogin],
+    ["/admin/orders/VN-7K3M-Q9XD/refund", policies.admin],
+    ["/offer/fr", policies.other],
+    ["/fr", policies.other],
+    ["/no/such/page", policies.other],
+  ])("%s", (path, policy) => {
+    expect(policyFor(path, match)).toBe(policy);
+  });
+
+  it("keeps form posts to a few KB, webhooks to 256 KB, and every budget under 200 posts in a row but for webhooks", () => {
+    for (const [name, policy] of Object.entries(policies)) {
+      if (name === "webhooks") expect(policy.bodyBytes).toBe(256 * 1024);
+      else expect(policy.bodyBytes).toBeLessThanOrEqual(32 * 1024);
+      if (name !== "webhooks") expect(policy.postsPerWindow).toBeLessThan(200);
+    }
+    expect(policies.checkout.bodyBytes).toBeLessThanOrEqual(8 * 1024);
+  });
+});
+
+describe("limitBodies", () => {
+  let base = "";
+  let server: ReturnType<express.Express["listen"]>;
+  beforeAll(async () => {
+    const app = express();
+    app.use(limitBodies((req) => policyFor(req.path, match).bodyBytes));
+    app.use(async (req, res) => {
+      let size = 0;
+      for await (const chunk of req as AsyncIterable<Buffer>) size += chunk.length;
+      res.json({ read: size });
+    });
+    server = app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.close();
+  });
+
+  /** A raw request: what fetch would not send (a lying length, chunked transfer). */
+  function send(head: string, body = ""): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+    const [host, port] = base.split(":");
+    return new Promise((resolve, reject) => {
+      const [requestLine = "", ...headerLines] = head.split("\n");
+      const [method = "GET", path = "/"] = requestLine.split(" ");
+      const headers = Object.fromEntries(headerLines.filter(Boolean).map((line) => line.split(": ") as [string, string]));
+      const req = request({ host, port: Number(port), method, path, headers }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      });
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  it("lets a body within the route's limit through, whole", async () => {
+    const body = "a".repeat(policies.checkout.bodyBytes);
+    expect(await send(`POST /checkout/fr\nContent-Length: ${body.length}`, body)).toMatchObject({ status: 200, text: JSON.stringify({ read: body.length }) });
+  });
+
+  it.each([
+    ["/checkout/fr", policies.checkout.bodyBytes],
+    ["/feedback/fr", policies.forms.bodyBytes],
+    ["/upsell/fr", policies.upsell.bodyBytes],
+    ["/funnel-view", policies.funnelView.bodyBytes],
+    ["/webhooks/paypal", policies.webhooks.bodyBytes],
+    ["/admin/fulfilment", policies.admin.bodyBytes],
+  ])("answers 413 to one byte more than %s takes (%i)", async (path, limit) => {
+    const body = "a".repeat(limit + 1);
+    const answer = await send(`POST ${path}\nContent-Length: ${body.length}`, body);
+    expect(answer.status).toBe(413);
+    expect(answer.text).toBe("Request body too large");
+  });
+
+  it("refuses a huge declared body before reading it, and closes the connection", async () => {
+    const answer = await send(`POST /webhooks/stripe\nContent-Length: ${50 * 1024 * 1024}`, "");
+    expect(answer.status).toBe(413);
+    expect(answer.headers.connection).toBe("close");
+  });
+
+  it("answers 411 to a body without a length", async () => {
+    const answer = await send("POST /feedback/fr\nTransfer-Encoding: chunked", "rating=5");
+    expect(answer.status).toBe(411);
+  });
+});

@@ -1,0 +1,103 @@
+import type { Server } from "node:http";
+import type { NextFunction, Request, Response } from "express";
+import { pagePathOf, type MatchedRoute } from "./route-patterns.js";
+
+/**
+ * What a request may cost the server: the size of its body and, for posts, how many one client may
+ * send in a minute, chosen per kind of route. A buyer filling in the checkout or answering upsells
+ * stays far below every budget; a script posting in a loop does not.
+ */
+export interface RoutePolicy {
+  /** The rate limit's bucket: the routes of one kind share their budget. */
+  bucket: string;
+  /** The largest body accepted, in bytes; beyond it the answer is 413. */
+  bodyBytes: number;
+  /** Posts accepted per client and window; beyond it the answer is 429 with Retry-After. */
+  postsPerWindow: number;
+  windowSeconds: number;
+}
+
+const kb = 1024;
+
+export const policies = {
+  /** The checkout and the test gateway's pages: a buyer retries a declined card a few times at most. */
+  checkout: { bucket: "checkout", bodyBytes: 8 * kb, postsPerWindow: 30, windowSeconds: 60 },
+  /** Upsell answers (the routes with a form not named below): one click per offer. */
+  upsell: { bucket: "upsell", bodyBytes: 4 * kb, postsPerWindow: 60, windowSeconds: 60 },
+  /** Withdrawal (form, review, confirm), refund request and feedback: feedback's 2,000-character comment, percent-encoded. */
+  forms: { bucket: "forms", bodyBytes: 16 * kb, postsPerWindow: 20, windowSeconds: 60 },
+  /** The funnel's page-view beacon: about 50 bytes, one per page a visitor opens. */
+  funnelView: { bucket: "funnel-view", bodyBytes: 1 * kb, postsPerWindow: 120, windowSeconds: 60 },
+  /** Payment providers' events: they come from a few addresses, in bursts during a sale. */
+  webhooks: { bucket: "webhooks", bodyBytes: 256 * kb, postsPerWindow: 600, windowSeconds: 60 },
+  /** The back office's login (failed logins also lock the account tried, in the app). */
+  adminLogin: { bucket: "admin-login", bodyBytes: 4 * kb, postsPerWindow: 10, windowSeconds: 60 },
+  /** The back office's other forms; marking orders fulfilled sends one 40-byte field per order. */
+  admin: { bucket: "admin", bodyBytes: 32 * kb, postsPerWindow: 120, windowSeconds: 60 },
+  /** A post to a page without a form, or anywhere else. */
+  other: { bucket: "other", bodyBytes: 8 * kb, postsPerWindow: 60, windowSeconds: 60 },
+} as const satisfies Record<string, RoutePolicy>;
+
+const formRoutes = new Set(["withdraw", "refund", "feedback"]);
+
+/** The policy of a path, from the route it belongs to (`checkout-2` is `checkout` with its locale). */
+export function policyFor(pathname: string, match: (pathname: string) => MatchedRoute | null): RoutePolicy {
+  if (pathname === "/admin/login" || pathname === "/admin/login/") return policies.adminLogin;
+  if (pathname === "/admin" || pathname.startsWith("/admin/")) return policies.admin;
+  const route = match(pagePathOf(pathname).path);
+  if (!route) return policies.other;
+  const name = route.id.replace(/-2$/, "");
+  if (name === "checkout" || name === "test-gateway") return policies.checkout;
+  if (formRoutes.has(name)) return policies.forms;
+  if (name === "funnel-view") return policies.funnelView;
+  if (name === "webhooks") return policies.webhooks;
+  return route.hasAction ? policies.upsell : policies.other;
+}
+
+/**
+ * Timeouts of the HTTP server. A client that trickles its headers is cut off after 10 s, one that
+ * trickles its body after 15 s (Node checks every second instead of every 30 s, its default), and
+ * an idle kept-alive connection is closed after 5 s (a reverse proxy's own keep-alive to the
+ * server must be shorter).
+ */
+export const serverTimeouts = {
+  headersTimeout: 10_000,
+  requestTimeout: 15_000,
+  keepAliveTimeout: 5_000,
+  connectionsCheckingInterval: 1_000,
+} as const;
+
+export function applyTimeouts(server: Server): void {
+  server.headersTimeout = serverTimeouts.headersTimeout;
+  server.requestTimeout = serverTimeouts.requestTimeout;
+  server.keepAliveTimeout = serverTimeouts.keepAliveTimeout;
+}
+
+/** A refused body larger than this is not read to the end: the connection is closed after the answer. */
+const drainedAtMost = 1024 * kb;
+
+function refuse(res: Response, status: 411 | 413, text: string, closeConnection: boolean): void {
+  if (closeConnection) res.setHeader("Connection", "close");
+  res.status(status).set("Cache-Control", "no-store").type("text/plain").send(text);
+}
+
+/**
+ * Refuses a body larger than its route takes before any of it is read: its declared
+ * `Content-Length` is compared, and Node's parser delivers no more than that length, so the
+ * declaration is a hard cap on what the app can read. A body without a length (chunked transfer,
+ * which no browser form or provider webhook uses) gets 411.
+ */
+export function limitBodies(limitOf: (req: Request) => number) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.headers["transfer-encoding"] !== undefined) {
+      refuse(res, 411, "Send the body with a Content-Length.", true);
+      return;
+    }
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (length > limitOf(req)) {
+      refuse(res, 413, "Request body too large", length > drainedAtMost);
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,430 @@
+import { once } from "node:events";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../app/db/database.server";
+import { placeOrder, type PlacedOrder } from "./support/orders-over-http";
+import { createPostgresDatabase } from "./support/postgres";
+import { rawRequest } from "./support/raw-http";
+import { startServer, type RunningServer } from "./support/server";
+
+/**
+ * Bad input, at volume: a bounded, deterministic (seeded) stream of malformed requests against one
+ * production server — random paths, methods, headers and encodings, bodies of every kind to every
+ * route that takes posts, truncated and oversized bodies, broken HTTP over raw sockets, and a few
+ * clients that trickle. Nothing may answer 5xx (but a deliberate 503), no answer may carry a stack
+ * trace, the server must still serve afterwards and stop cleanly, and the database must hold
+ * exactly what the few valid requests among them added.
+ *
+ * The posts come from thousands of addresses through a trusted local proxy (TRUST_PROXY), so that
+ * the routes' own validation sees them rather than the rate limit; one address hammers on its own
+ * and meets the limit. `FUZZ_SEED` and `FUZZ_REQUESTS` change the stream.
+ */
+
+const seed = Number(process.env.FUZZ_SEED ?? 0x5eed_2026);
+const requestCount = Number(process.env.FUZZ_REQUESTS ?? 10_500);
+const lanes = 12;
+
+/** mulberry32: small, fast, and the same stream for the same seed everywhere. */
+function prng(start: number) {
+  let state = start >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (max: number) => Math.floor(next() * max);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
+  const chance = (p: number) => next() < p;
+  const bytes = (length: number) => Buffer.from(Array.from({ length }, () => int(256)));
+  const text = (length: number, alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~%+&=;,/?#[]@!$'()* äöüéèß€中文😀\"<>\\") => {
+    const characters = Array.from(alphabet);
+    return Array.from({ length }, () => characters[int(characters.length)] ?? "").join("");
+  };
+  return { next, int, pick, chance, bytes, text };
+}
+
+type Probe =
+  | { kind: "fetch"; label: string; method: string; path: string; headers: Record<string, string>; body?: Buffer | string; valid?: "feedback" | "beacon" }
+  | { kind: "raw"; label: string; writes: (string | Buffer)[]; end: boolean };
+
+/** Every route that takes a post (the storefront's and the back office's), and some that do not. */
+const postRoutes = [
+  "/checkout",
+  "/checkout/de?bundle=shape-3",
+  "/checkout/fr.data?bundle=shape-1",
+  "/checkout/ch-fr?bundle=nothing",
+  "/upsell/de",
+  "/upsell/fr.data",
+  "/upsellMind/de",
+  "/upsellfat/it",
+  "/collagen-upsell/de",
+  "/detolex-upsell/se",
+  "/withdraw",
+  "/withdraw/de",
+  "/withdraw/fr.data",
+  "/refund/fr",
+  "/refund",
+  "/feedback/de",
+  "/feedback.data",
+  "/funnel-view",
+  "/webhooks/stripe",
+  "/webhooks/paypal",
+  "/webhooks/test",
+  "/webhooks/%00",
+  "/test-gateway/authenticate/none",
+  "/test-gateway/bank/ch_000",
+  "/checkout-return/abc",
+  "/admin/login",
+  "/admin/logout",
+  "/admin/fulfilment",
+  "/admin/orders/VN-2345-6789/refund",
+  "/admin/privacy/erase",
+  "/offer/de",
+  "/",
+  "/no-such-page",
+] as const;
+
+const pagePaths = ["/", "/de", "/offer", "/offer/fr", "/offer/FR", "/take/ch-fr", "/checkout/de", "/upsell/de", "/thankyou/fr", "/summary/at", "/v1/es", "/legal-texts/de", "/builds/latest.json", "/assets/none.js", "/admin", "/admin/orders", "/healthz", "/favicon.ico", "/storefront-settings", "/funnel-view", "/webhooks/stripe", "/paypal-confirm/upsell"];
+
+const formFields = ["email", "givenName", "familyName", "addressLine1", "postalCode", "city", "country", "method", "cardNumber", "cardExpiry", "cardCvc", "bundle", "token", "intent", "digitalConsent", "rating", "comment", "name", "orderNumber", "reason", "message", "step", "market", "src", "password", "next", "order", "line", "amount", "note", "confirmEmail", "_data", "__proto__", "constructor"];
+
+/** Values of fields that keep every form invalid: no valid rating, e-mail, intent or step is ever among them. */
+const badValues = ["", " ", "0", "6", "-1", "1e3", "NaN", "x".repeat(300), "not-an-email", "a@", "@b.c", "VN-0000-0000", "acceptt", "Decline", "DROP TABLE orders;--", "' OR 1=1 --", "<script>alert(1)</script>", "${7*7}", "{{7*7}}", "../../etc/passwd", "%00", "\u0000", "\uFFFF", "😀😀😀", "中文", "true", "null", "[]", "{}", "offerr", "XX"];
+
+function formBody(r: ReturnType<typeof prng>, token: string): string {
+  const parts: string[] = [];
+  const fieldCount = r.int(12);
+  for (let i = 0; i < fieldCount; i++) {
+    const field = r.chance(0.85) ? r.pick(formFields) : r.text(r.int(20));
+    const value = r.chance(0.1) ? token : r.pick(badValues);
+    const encode = r.chance(0.8) ? encodeURIComponent : (v: string) => v;
+    parts.push(r.chance(0.1) ? encode(field) : `${encode(field)}=${encode(value)}`);
+  }
+  // A form posted with a real checkout token still fails: its e-mail address is never valid.
+  if (parts.some((part) => part.includes(encodeURIComponent(token)))) parts.push(`email=${encodeURIComponent(r.pick(["not-an-email", "", "a@b"]))}`);
+  if (r.chance(0.1)) parts.push(r.pick(["%zz", "%", "%E0%A4%A", "a=%ff%fe", "&&&", "===", "+++", "a[]=1&a[]=2", "rating=9&rating=0"]));
+  return parts.join("&");
+}
+
+function multipartBody(r: ReturnType<typeof prng>): { body: string; type: string } {
+  const boundary = `----fuzz${r.int(1e9)}`;
+  const fields = Array.from({ length: r.int(5) }, () => `--${boundary}\r\nContent-Disposition: form-data; name="${r.pick(formFields)}"\r\n\r\n${r.pick(badValues)}\r\n`).join("");
+  const broken = r.chance(0.4);
+  return {
+    body: broken ? `${fields}--${r.chance(0.5) ? "wrong" : boundary}` : `${fields}--${boundary}--\r\n`,
+    type: r.chance(0.2) ? "multipart/form-data" : `multipart/form-data; boundary=${r.chance(0.1) ? "" : boundary}`,
+  };
+}
+
+function jsonBody(r: ReturnType<typeof prng>): string {
+  return r.pick([
+    JSON.stringify({ rating: 9, email: "x" }),
+    JSON.stringify({ id: "evt_1", type: "payment_intent.succeeded", data: { object: { id: "pi_1" } } }),
+    JSON.stringify({ event_type: "PAYMENT.CAPTURE.COMPLETED", resource: {} }),
+    '{"a":',
+    "[1,2,3",
+    "null",
+    JSON.stringify({ __proto__: { polluted: true }, constructor: { prototype: { x: 1 } } }),
+    `"${"a".repeat(1000)}"`,
+  ]);
+}
+
+interface Context {
+  origin: string;
+  token: string;
+  order: PlacedOrder;
+}
+
+const contentTypes = ["application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-16", "text/plain", "application/json", "application/octet-stream", "", "multipart/mixed", "application/x-www-form-urlencoded;;;", "x".repeat(500)];
+const encodings = ["gzip, br", "br", "*", "identity;q=0", "br;q=0, gzip;q=0", "gzip;q=abc", "br;q=1.5", "deflate", ",,,", "x".repeat(2000), "gzip;q=0.5, br;q=0.9, zstd"];
+const geoHeaders = ["CF-IPCountry", "X-Vercel-IP-Country", "CloudFront-Viewer-Country", "X-Country-Code"];
+
+function postProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
+  const route = r.pick(postRoutes);
+  const headers: Record<string, string> = { "X-Forwarded-For": clientOf() };
+  let body: string | Buffer;
+  const style = r.int(10);
+  if (style <= 3) {
+    body = formBody(r, context.token);
+    headers["Content-Type"] = r.chance(0.85) ? "application/x-www-form-urlencoded" : r.pick(contentTypes);
+  } else if (style === 4) {
+    const multipart = multipartBody(r);
+    body = multipart.body;
+    headers["Content-Type"] = multipart.type;
+  } else if (style === 5) {
+    body = jsonBody(r);
+    headers["Content-Type"] = "application/json";
+  } else if (style === 6) {
+    body = r.bytes(r.int(2048));
+    headers["Content-Type"] = r.pick(contentTypes);
+  } else if (style === 7) {
+    // Oversized for every route but the webhooks.
+    body = "a=".padEnd(r.pick([17 * 1024, 40 * 1024, 300 * 1024]), "b");
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+  } else if (style === 8) {
+    body = formBody(r, context.token);
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    headers["Content-Encoding"] = r.pick(["gzip", "br", "deflate", "x"]);
+  } else {
+    body = "";
+    if (r.chance(0.5)) headers["Content-Type"] = r.pick(contentTypes);
+  }
+  // Upsell answers with the buyer's real order, so the action gets past the order check (never a real intent).
+  if (route.includes("upsell") && r.chance(0.5)) headers.Cookie = context.order.cookie;
+  else if (r.chance(0.2)) headers.Cookie = r.pick(["vn_order=forged", "vn_order=%%%", `vn_order=${"a".repeat(3000)}`, "vitanor_admin=nope", "a=b; ; ;=", ""]);
+  // Back-office posts from its own origin reach the session check (never the login: that records failures by design).
+  if (route.startsWith("/admin/") && route !== "/admin/login" && r.chance(0.6)) headers.Origin = context.origin;
+  if (r.chance(0.3)) headers["User-Agent"] = r.pick(["Mozilla/5.0 (X11; Linux x86_64) Chrome/130", "curl/8", "", "Googlebot/2.1", "\u00ff"]);
+  if (r.chance(0.1)) headers["Stripe-Signature"] = r.pick(["t=1,v1=abc", "", "garbage", `t=${Date.now()},v1=${"0".repeat(64)}`]);
+  if (r.chance(0.1)) headers["Sec-Purpose"] = "prefetch";
+  return { kind: "fetch", label: `POST ${route.split("?")[0]}`, method: "POST", path: route, headers, body };
+}
+
+function pathProbe(r: ReturnType<typeof prng>, clientOf: () => string): Probe {
+  const base = r.pick(pagePaths);
+  const mutations = [
+    () => base,
+    () => `${base}/${r.text(r.int(30), "abcdefghijklmnopqrstuvwxyz0123456789-")}`,
+    () => `/${r.text(r.int(40), "abcdefghijklmnopqrstuvwxyz/.-_~")}`,
+    () => `${base}.data`,
+    () => `${base}?${r.pick(["email=anna%40example.com", "_routes=root", "index", "src=" + r.text(50), "bundle=" + r.text(20), "a=%zz", "q=" + "x".repeat(1500)])}`,
+    () => `${base}/${encodeURIComponent(r.text(r.int(20)))}`,
+    () => `/${"a".repeat(r.pick([255, 257, 3000]))}`,
+    () => `${base}/..%2f..%2fetc%2fpasswd`,
+    () => `//${r.text(10, "abc./")}`,
+    () => `${base}%00`,
+  ];
+  const path = r.pick(mutations)();
+  const method = r.pick(["GET", "GET", "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
+  const headers: Record<string, string> = { "X-Forwarded-For": clientOf() };
+  if (r.chance(0.5)) headers["Accept-Encoding"] = r.pick(encodings);
+  if (r.chance(0.3)) headers[r.pick(geoHeaders)] = r.pick(["DE", "fr", "XX", "", "ZZZ", "中", "1"]);
+  if (r.chance(0.2)) headers["Accept-Language"] = r.pick(["de-DE,de;q=0.9", "*", ";;;", "x".repeat(1000)]);
+  if (r.chance(0.2)) headers["If-None-Match"] = r.pick(['"abc"', "*", "W/", "x".repeat(200)]);
+  if (r.chance(0.1)) headers.Range = r.pick(["bytes=0-10", "bytes=-1", "bytes=abc", "bytes=0-1,2-3,4-5"]);
+  if (r.chance(0.2)) headers.Cookie = r.pick(["vn_order=forged", "vn_order=%%%", "vitanor_admin=abc", "a=b"]);
+  if (r.chance(0.1)) headers["X-Forwarded-Proto"] = r.pick(["https", "gopher", "", "https, http"]);
+  if (r.chance(0.1)) headers["X-Request-Id"] = r.pick(["ok-1", "<script>", "x".repeat(300)]);
+  if (r.chance(0.05)) headers["X-React-Router-Prerender"] = "yes";
+  if (r.chance(0.05)) headers["X-Storefront-Cached-Render"] = "1";
+  const body = method === "POST" || method === "PUT" || method === "PATCH" ? r.text(r.int(300)) : undefined;
+  return { kind: "fetch", label: `${method} ${path.length > 40 ? "(long)" : "(path)"}`, method, path, headers, ...(body === undefined ? {} : { body }) };
+}
+
+function rawProbe(r: ReturnType<typeof prng>, clientOf: () => string): Probe {
+  const path = r.pick(pagePaths);
+  const close = "Connection: close\r\n";
+  const cases: (() => (string | Buffer)[])[] = [
+    () => [`${r.pick(["TRACE", "CONNECT", "PROPFIND", "FOO", "get", "G\u00e9T"])} ${path} HTTP/1.1\r\nHost: shop\r\n${close}\r\n`],
+    () => [`GET ${path} HTTP/${r.pick(["9.9", "1.2", "0.9", "2.0", "1"])}\r\nHost: shop\r\n${close}\r\n`],
+    () => [`GET ${path}\r\n\r\n`],
+    () => [r.bytes(r.int(500)), "\r\n\r\n"],
+    () => [`GET ${path} HTTP/1.1\r\nHost: shop\r\nX-Bad: ${r.text(20)}\u0001\u007f\r\n${close}\r\n`],
+    () => [Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: shop\r\nX-Latin: `), r.bytes(30), Buffer.from(`\r\n${close}\r\n`)])],
+    () => [`GET ${path} HTTP/1.1\r\nHost: shop\r\nX-Big: ${"a".repeat(r.pick([9000, 20_000]))}\r\n${close}\r\n`],
+    () => [`GET ${path} HTTP/1.1\r\nHost: shop\r\n${Array.from({ length: 150 }, (_, i) => `X-H${i}: ${i}\r\n`).join("")}${close}\r\n`],
+    () => [`POST /feedback/de HTTP/1.1\r\nHost: shop\r\nContent-Length: 5\r\nContent-Length: 9\r\n${close}\r\nrating`],
+    () => [`POST /feedback/de HTTP/1.1\r\nHost: shop\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n${close}\r\n0\r\n\r\n`],
+    () => [`POST /withdraw/de HTTP/1.1\r\nHost: shop\r\nContent-Length: ${r.pick(["-1", "abc", "1e3", "99999999999999999999", " 5"])}\r\n${close}\r\nname=`],
+    () => [`GET ${path} HTTP/1.1\r\nHost: shop\r\nX-Folded: a\r\n  b\r\n${close}\r\n`],
+    () => [`GET ${path} HTTP/1.1\nHost: shop\n${close.replace("\r", "")}\n`],
+    () => [`GET http://evil.example${path} HTTP/1.1\r\nHost: shop\r\n${close}\r\n`],
+    () => [`OPTIONS * HTTP/1.1\r\nHost: shop\r\n${close}\r\n`],
+    () => [`GET ${path} HTTP/1.0\r\n\r\n`],
+    () => [`GET ${path} HTTP/1.1\r\nHost: [::1\r\n${close}\r\n`],
+    () => [`GET ${path} HTTP/1.1\r\n${close}\r\n`],
+    // A body cut short: the client says 200 bytes, sends 30 and goes away.
+    () => [`POST ${r.pick(postRoutes)} HTTP/1.1\r\nHost: shop\r\nX-Forwarded-For: ${clientOf()}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n${"rating=3&comment=".padEnd(30, "x")}`],
+    // Pipelined: three requests in one write, the last one closing.
+    () => [`GET /offer/de HTTP/1.1\r\nHost: shop\r\n\r\nPOST /funnel-view HTTP/1.1\r\nHost: shop\r\nX-Forwarded-For: ${clientOf()}\r\nContent-Length: 3\r\n\r\nx=yGET /healthz HTTP/1.1\r\nHost: shop\r\n${close}\r\n`],
+    // A chunked body with broken chunk sizes.
+    () => [`POST /funnel-view HTTP/1.1\r\nHost: shop\r\nTransfer-Encoding: chunked\r\n${close}\r\nzz\r\nabc\r\n0\r\n\r\n`],
+    // A request line far too long.
+    () => [`GET /${"a".repeat(r.pick([3000, 70_000]))} HTTP/1.1\r\nHost: shop\r\n${close}\r\n`],
+  ];
+  const writes = r.pick(cases)();
+  return { kind: "raw", label: "raw", writes, end: true };
+}
+
+/** Stack traces, error names and source paths: none of it may reach a client. */
+const leaks = [/\n\s+at [^\n]*[/\\][^\n]*:\d+/, /\bat (?:async )?[\w$.<>]+ \((?:file:|\/|node:)/, /\bError: /, /node_modules/, /\/work\//, /file:\/\//, /\.server\.(?:ts|js)/];
+
+interface Tally {
+  sent: number;
+  byClass: Record<string, number>;
+  /** Each route and status that answered 5xx, with how often. */
+  fiveHundreds: Record<string, number>;
+  leaks: string[];
+}
+
+function record(tally: Tally, label: string, statuses: number[], text: string) {
+  tally.sent += 1;
+  if (statuses.length === 0) tally.byClass["no answer"] = (tally.byClass["no answer"] ?? 0) + 1;
+  for (const status of statuses) {
+    const key = status === 429 ? "429" : status === 413 ? "413" : `${Math.floor(status / 100)}xx`;
+    tally.byClass[key] = (tally.byClass[key] ?? 0) + 1;
+    if (status >= 500 && status !== 503) tally.fiveHundreds[`${label} → ${status}`] = (tally.fiveHundreds[`${label} → ${status}`] ?? 0) + 1;
+  }
+  const leaked = leaks.find((pattern) => pattern.test(text));
+  if (leaked) tally.leaks.push(`${label}: ${leaked.source}: ${text.slice(0, 300)}`);
+}
+
+/** Row counts of everything a request could write, and the total of counted page views. */
+const countedTables = ["orders", "order_lines", "order_events", "payments", "refunds", "outbox", "withdrawals", "refund_requests", "feedback", "webhook_events", "test_gateway_charges", "operator_sessions", "audit_log"];
+const countQuery = `select ${countedTables.map((table) => `(select count(*) from ${table})::int as ${table}`).join(", ")}, (select coalesce(sum(views), 0) from page_views)::int as page_views`;
+
+describe("fuzzing the production server", () => {
+  let dataDir: string;
+  let postgres: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
+  let env: Record<string, string>;
+  let server: RunningServer | undefined;
+
+  async function counts(): Promise<Record<string, number>> {
+    if (postgres) return (await postgres.query<Record<string, number>>(countQuery))[0] ?? {};
+    const database = await openDatabase({ dataDir });
+    try {
+      const result = (await database.db.execute(sql.raw(countQuery))) as unknown as { rows: Record<string, number>[] };
+      return result.rows[0] ?? {};
+    } finally {
+      await database.close();
+    }
+  }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "storefront-fuzz-"));
+    postgres = process.env.TEST_DATABASE_URL ? await createPostgresDatabase("fuzz") : undefined;
+    env = { DATA_DIR: dataDir, TRUST_PROXY: "loopback", LOG_LEVEL: "warn", ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await postgres?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(`sends ${requestCount} malformed requests: no 5xx, no stack trace, still serving, the database as the valid requests left it`, { timeout: 240_000 }, async () => {
+    // A store with one real order (whose cookie the upsell posts carry), then counted at rest.
+    const first = await startServer(env);
+    const order = await placeOrder(first.url);
+    await first.stop();
+    const before = await counts();
+
+    server = await startServer(env);
+    const { url } = server;
+    const checkoutPage = await (await fetch(`${url}/checkout/de?bundle=shape-3`)).text();
+    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", order };
+    expect(context.token).not.toBe("");
+
+    const r = prng(seed);
+    const addresses = Array.from({ length: 4000 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.${r.int(254) + 1}`);
+    const hammer = "203.0.113.66";
+    const clientOf = () => (r.chance(0.04) ? hammer : r.chance(0.02) ? r.pick(["nonsense", "1.2.3.4, 5.6.7.8", "::ffff:zz", "", "x".repeat(200)]) : r.pick(addresses));
+    const probes: Probe[] = [];
+    for (let i = 0; i < requestCount; i++) {
+      const kind = r.next();
+      probes.push(kind < 0.55 ? postProbe(r, context, clientOf) : kind < 0.85 ? pathProbe(r, clientOf) : rawProbe(r, clientOf));
+    }
+    // The valid requests among them: five feedbacks without an e-mail address and five page views.
+    for (let i = 0; i < 5; i++) {
+      probes.splice(Math.floor(((i + 1) * probes.length) / 7), 0, {
+        kind: "fetch",
+        label: "valid feedback",
+        method: "POST",
+        path: "/feedback/de",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": `192.0.2.${i + 1}` },
+        body: `rating=${i + 1}&comment=${encodeURIComponent("Sehr gut, danke")}`,
+        valid: "feedback",
+      });
+      probes.splice(Math.floor(((i + 1.5) * probes.length) / 7), 0, {
+        kind: "fetch",
+        label: "valid page view",
+        method: "POST",
+        path: "/funnel-view",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": `192.0.2.${i + 10}`, "User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36" },
+        body: "step=offer&market=DE&src=fuzz",
+        valid: "beacon",
+      });
+    }
+
+    // And one client posting a form sixty times in a row, which meets the rate limit (twenty a minute)
+    // even if its burst straddles the turn of a minute.
+    probes.splice(Math.floor(probes.length / 2), 0, ...Array.from({ length: 60 }, (): Probe => ({
+      kind: "fetch",
+      label: "hammer",
+      method: "POST",
+      path: "/refund/fr",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": hammer },
+      body: "orderNumber=VN-0000-0000&reason=none",
+    })));
+
+    const tally: Tally = { sent: 0, byClass: {}, fiveHundreds: {}, leaks: [] };
+    const validAnswers: number[] = [];
+    const started = Date.now();
+    // A few clients that trickle, while the rest goes on.
+    const trickling = Promise.all([
+      rawRequest(url, "GET /offer/de HTTP/1.1\r\nHost: shop\r\nUser-Agent: slow\r\n\r\n".split(""), { everyMs: 2_000, timeoutMs: 30_000 }),
+      rawRequest(url, ["POST /feedback/de HTTP/1.1\r\nHost: shop\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 40\r\n\r\n", ..."rating=3&comment=slowly".split("")], { everyMs: 2_000, timeoutMs: 30_000 }),
+      rawRequest(url, [], { timeoutMs: 30_000 }),
+      rawRequest(url, "POST /webhooks/stripe HTTP/1.1\r\nHost: shop\r\nContent-Length: 100000\r\n\r\n".split("").concat(["{"]), { everyMs: 1_000, timeoutMs: 30_000 }),
+    ]);
+
+    let next = 0;
+    const lane = async () => {
+      while (next < probes.length) {
+        const probe = probes[next++] as Probe;
+        if (probe.kind === "raw") {
+          const answer = await rawRequest(url, probe.writes, { timeoutMs: 8_000, endAfterWrites: probe.end });
+          record(tally, probe.label, [...answer.text.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((match) => Number(match[1])), answer.text);
+          continue;
+        }
+        try {
+          const response = await fetch(`${url}${probe.path}`, { method: probe.method, headers: probe.headers, ...(probe.body === undefined ? {} : { body: typeof probe.body === "string" ? probe.body : new Uint8Array(probe.body) }), redirect: "manual" });
+          const text = probe.method === "HEAD" ? "" : await response.text();
+          record(tally, probe.label, [response.status], text);
+          if (probe.valid) validAnswers.push(response.status);
+        } catch {
+          // fetch refuses some of what we generate (a header value it cannot send): nothing reached the server.
+          record(tally, probe.label, [], "");
+          if (probe.valid) validAnswers.push(0);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, lane));
+    const slow = await trickling;
+    const seconds = (Date.now() - started) / 1000;
+
+    console.log(
+      `fuzz (seed ${seed}): ${tally.sent} requests in ${seconds.toFixed(1)} s over ${lanes} connections at a time; answers by status: ${Object.entries(tally.byClass)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, count]) => `${key} ${count}`)
+        .join(", ")}; slow clients cut off after ${slow.map((answer) => (answer.closedAfterMs === null ? "never" : `${(answer.closedAfterMs / 1000).toFixed(1)} s`)).join(", ")}`,
+    );
+
+    expect(tally.sent).toBeGreaterThanOrEqual(10_000);
+    expect(tally.fiveHundreds).toEqual({});
+    expect(tally.leaks).toEqual([]);
+    expect(tally.byClass["4xx"]).toBeGreaterThan(tally.sent / 2);
+    expect(tally.byClass["429"]).toBeGreaterThanOrEqual(20);
+    expect(tally.byClass["413"]).toBeGreaterThan(0);
+    expect([...validAnswers].sort()).toEqual([200, 200, 200, 200, 200, 204, 204, 204, 204, 204]);
+    for (const answer of slow) {
+      expect(answer.closedAfterMs).not.toBeNull();
+      expect(answer.closedAfterMs).toBeLessThan(20_000);
+    }
+
+    // Still serving, and still stopping cleanly.
+    expect((await fetch(`${url}/offer/de`)).status).toBe(200);
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: "ok" });
+    const exited = once(server.process, "exit");
+    server.process.kill("SIGTERM");
+    expect((await exited)[0]).toBe(0);
+    expect(server.output()).not.toMatch(/\n\s+at /);
+
+    const after = await counts();
+    expect(after).toEqual({ ...before, feedback: (before.feedback ?? 0) + 5, page_views: (before.page_views ?? 0) + 5 });
+  });
+});
