@@ -36,14 +36,22 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  // The request log can grow large under load: the first megabyte (start-up lines first) is kept.
+  const keep = (chunk: Buffer) => {
+    if (output.length < 1_000_000) output += chunk.toString();
+  };
   const url = await new Promise<string>((resolve, reject) => {
+    let listening = false;
     const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
+      keep(chunk);
+      const match = listening ? null : /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        listening = true;
+        resolve(match[1]);
+      }
     };
     child.stdout.on("data", onData);
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", keep);
     child.once("exit", (code) => reject(new ServerExitError(code, output)));
   });
   return {
