@@ -67,6 +67,10 @@ export default function handleRequest(
       </CspNonceContext.Provider>,
       {
         nonce,
+        // A finished Suspense boundary (the footer, whose code the browser loads after the page's)
+        // stays in place in the HTML; by default React moves boundaries that come after the first
+        // 12.8 KB to the end of the document, hidden until an inline script puts them back.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyEvent]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -1,8 +1,8 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useLocation } from "react-router";
 import { useRouteName } from "../funnel/route-name";
+import { afterPageLoad } from "../platform/idle";
 import { fetchRuntimeSettings } from "../platform/runtime-settings";
-
 import { readConsent, storeConsent } from "./consent-store";
 import { loadTagManager, pushConsentDefaults, pushConsentUpdate, pushContentView, type ConsentChoice } from "./data-layer";
 
@@ -22,8 +22,8 @@ export function useAnalytics(): AnalyticsControls {
 }
 
 /**
- * The tag manager id is a runtime setting, read after hydration (prerendered pages do not carry
- * it). Without one there is no tag manager, no data layer and no consent banner at all.
+ * The tag manager id is a runtime setting, read once the page has loaded (prerendered pages do
+ * not carry it). Without one there is no tag manager, no data layer and no consent banner at all.
  */
 export function AnalyticsProvider({ children }: { children: ReactNode }) {
   const [gtmId, setGtmId] = useState<string | null>(null);
@@ -34,21 +34,24 @@ export function AnalyticsProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let current = true;
-    fetchRuntimeSettings()
-      .then(({ gtmId: id }) => {
-        if (!current || !id) return;
-        // Consent defaults go first, before any tag; a remembered choice applies at once.
-        pushConsentDefaults();
-        const remembered = readConsent();
-        if (remembered) pushConsentUpdate(remembered);
-        if (remembered === "granted") loadTagManager(id);
-        setChoice(remembered);
-        setBannerOpen(remembered === null);
-        setGtmId(id);
-      })
-      .catch(() => undefined);
+    const cancel = afterPageLoad(() => {
+      fetchRuntimeSettings()
+        .then(({ gtmId: id }) => {
+          if (!current || !id) return;
+          // Consent defaults go first, before any tag; a remembered choice applies at once.
+          pushConsentDefaults();
+          const remembered = readConsent();
+          if (remembered) pushConsentUpdate(remembered);
+          if (remembered === "granted") loadTagManager(id);
+          setChoice(remembered);
+          setBannerOpen(remembered === null);
+          setGtmId(id);
+        })
+        .catch(() => undefined);
+    });
     return () => {
       current = false;
+      cancel();
     };
   }, []);
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import { Field } from "../forms/field";
 import { formatMoney } from "../market/money";
@@ -7,7 +7,10 @@ import { useTranslate } from "../market/translate";
 import type { CheckoutMethodId } from "../orders/commerce-content.server";
 import type { CommerceTexts } from "../orders/commerce-texts.server";
 import { autocompleteTokens, checkoutFields, validateCheckout, type CheckoutErrors, type ContactField } from "./checkout-form";
-import { useStripePaymentElement, type StripeConfig } from "./stripe-payment-element";
+import type { StripeConfig, StripeElementHandle } from "./stripe-payment-element";
+
+// Stripe's element is loaded only when Stripe takes the payment and the buyer has chosen it.
+const StripePaymentElement = lazy(() => import("./stripe-payment-element").then((module) => ({ default: module.StripePaymentElement })));
 
 interface CheckoutFormProps {
   texts: CommerceTexts["checkout"];
@@ -42,7 +45,7 @@ const addressFields: readonly { field: ContactField; type?: string; optional?: b
  */
 export function CheckoutForm({ texts, token, bundleId, country, methods, stripe, digital, totalMinor, values, errors: serverErrors, message }: CheckoutFormProps) {
   const t = useTranslate();
-  const { market } = useStorefront();
+  const { market, countryName } = useStorefront();
   const navigation = useNavigation();
   const submit = useSubmit();
   const [preparing, setPreparing] = useState(false);
@@ -53,7 +56,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
   const errors = clientErrors ?? serverErrors;
   const form = useRef<HTMLFormElement>(null);
   const stripeToken = useRef<HTMLInputElement>(null);
-  const paymentElement = useStripePaymentElement(stripe, method === "stripe", totalMinor, market.currency);
+  const stripeElement = useRef<StripeElementHandle>(null);
   // A refused payment comes back with every field kept but the card, as a provider's element does.
   useEffect(() => {
     if (!message) return;
@@ -62,7 +65,6 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
   }, [message, token, serverErrors]);
   // The Payment Element is introduced as the card method it mostly is; the rest by their names.
   const methodName = (id: CheckoutMethodId) => texts.methods[id === "stripe" ? "card" : id];
-  const countryName = new Intl.DisplayNames([market.languageTag], { type: "region" }).of(country) ?? country;
   const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);
 
   const check = (event: FormEvent<HTMLFormElement>) => {
@@ -87,7 +89,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
     const formElement = event.currentTarget;
     setPreparing(true);
     setElementError(null);
-    void paymentElement.confirmationToken().then((result) => {
+    void (stripeElement.current?.confirmationToken() ?? Promise.resolve({ error: "" })).then((result) => {
       setPreparing(false);
       if ("error" in result) {
         setElementError(result.error || texts.errors.method);
@@ -127,9 +129,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
         <Field name="country" label={texts.country} error={error("country")}>
           {(props) => (
             <select {...props} autoComplete={autocompleteTokens.country} defaultValue={country}>
-              <option value={country} suppressHydrationWarning>
-                {countryName}
-              </option>
+              <option value={country}>{countryName}</option>
             </select>
           )}
         </Field>
@@ -160,15 +160,17 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
                 </div>
               </div>
             ) : null}
-            {id === "stripe" && method === "stripe" ? (
-              <>
-                <div ref={paymentElement.host} className="stripe-element" data-testid="stripe-element" />
-                {paymentElement.failed || elementError !== null ? (
-                  <p className="field-error" role="alert">
-                    {paymentElement.failed ? texts.declines.provider_unavailable : elementError}
-                  </p>
-                ) : null}
-              </>
+            {id === "stripe" && method === "stripe" && stripe ? (
+              <Suspense fallback={<div className="stripe-element" data-testid="stripe-element" />}>
+                <StripePaymentElement
+                  ref={stripeElement}
+                  config={stripe}
+                  amountMinor={totalMinor}
+                  currency={market.currency}
+                  unavailableText={texts.declines.provider_unavailable}
+                  error={elementError}
+                />
+              </Suspense>
             ) : null}
             {id === "bank" && method === "bank" ? <p className="form-hint">{texts.bankHint}</p> : null}
             {id === "paypal" && method === "paypal" ? <p className="form-hint">{texts.paypalHint}</p> : null}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
 
 /** The parts of Stripe.js the checkout uses (https://docs.stripe.com/js). */
 interface StripeError {
@@ -42,19 +42,36 @@ function loadStripeJs(src: string): Promise<void> {
   return loading;
 }
 
+/** What the checkout form asks of the element when the buyer pays. */
+export interface StripeElementHandle {
+  /** The token to send with the form, or the message to show when the element refuses. */
+  confirmationToken(): Promise<{ token: string } | { error: string }>;
+}
+
+interface StripePaymentElementProps {
+  config: StripeConfig;
+  amountMinor: number;
+  currency: string;
+  /** Shown when Stripe.js cannot be loaded. */
+  unavailableText: string;
+  /** The element's last refusal, shown under it. */
+  error: string | null;
+  ref?: Ref<StripeElementHandle>;
+}
+
 /**
  * Stripe's Payment Element inside our checkout form: it collects the method, and just before the
  * form is sent it turns into a one-time ConfirmationToken that the server confirms the payment with.
+ * The checkout loads this module only when Stripe takes the payment and the buyer has chosen it.
  */
-export function useStripePaymentElement(config: StripeConfig | null, active: boolean, amountMinor: number, currency: string) {
+export function StripePaymentElement({ config, amountMinor, currency, unavailableText, error, ref }: StripePaymentElementProps) {
   const host = useRef<HTMLDivElement>(null);
   const stripe = useRef<{ js: StripeJs; elements: StripeElements } | null>(null);
   const [failed, setFailed] = useState(false);
 
-  const publishableKey = config?.publishableKey;
-  const jsUrl = config?.jsUrl;
+  const { publishableKey, jsUrl } = config;
   useEffect(() => {
-    if (!publishableKey || !jsUrl || !active || !host.current) return;
+    if (!host.current) return;
     let element: { destroy(): void } | undefined;
     let cancelled = false;
     loadStripeJs(jsUrl).then(
@@ -74,17 +91,31 @@ export function useStripePaymentElement(config: StripeConfig | null, active: boo
       element?.destroy();
       stripe.current = null;
     };
-  }, [publishableKey, jsUrl, active, amountMinor, currency]);
+  }, [publishableKey, jsUrl, amountMinor, currency]);
 
-  /** The token to send with the form, or the message to show when the element refuses. */
-  async function confirmationToken(): Promise<{ token: string } | { error: string }> {
-    if (!stripe.current) return { error: "" };
-    const { js, elements } = stripe.current;
-    const submitted = await elements.submit();
-    if (submitted.error) return { error: submitted.error.message ?? "" };
-    const created = await js.createConfirmationToken({ elements });
-    return created.confirmationToken ? { token: created.confirmationToken.id } : { error: created.error?.message ?? "" };
-  }
+  useImperativeHandle(
+    ref,
+    () => ({
+      async confirmationToken() {
+        if (!stripe.current) return { error: "" };
+        const { js, elements } = stripe.current;
+        const submitted = await elements.submit();
+        if (submitted.error) return { error: submitted.error.message ?? "" };
+        const created = await js.createConfirmationToken({ elements });
+        return created.confirmationToken ? { token: created.confirmationToken.id } : { error: created.error?.message ?? "" };
+      },
+    }),
+    [],
+  );
 
-  return { host, failed, confirmationToken };
+  return (
+    <>
+      <div ref={host} className="stripe-element" data-testid="stripe-element" />
+      {failed || error !== null ? (
+        <p className="field-error" role="alert">
+          {failed ? unavailableText : error}
+        </p>
+      ) : null}
+    </>
+  );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import { useTranslate } from "../market/translate";
 import { localStore } from "../platform/browser-storage";
+import { afterPageLoad } from "../platform/idle";
 import { formatMinutesSeconds, loadDeadline, remainingMs, restartDelayMs, tickMs } from "./countdown-clock";
 
 /** Remaining time toward the visitor's deadline for an offer, ticking every second. */
@@ -9,24 +10,36 @@ export function useCountdown(offerId: string, minutes: number): number {
   const windowMs = minutes * 60_000;
   const { pathname } = useLocation();
   // The server cannot know this visitor's deadline; it renders the full window, which is exact for
-  // a first visit, and the browser corrects it at once.
+  // a first visit, and the browser corrects it as soon as the page has loaded.
   const [remaining, setRemaining] = useState(windowMs);
+  const mounted = useRef(false);
 
   useEffect(() => {
-    const deadline = loadDeadline(localStore(), offerId, Date.now(), windowMs);
-    const update = () => {
-      const left = remainingMs(deadline, Date.now());
-      setRemaining(left);
-      return left;
-    };
-    update();
+    let start: ReturnType<typeof setTimeout> | undefined;
     let interval: ReturnType<typeof setInterval> | undefined;
-    const start = setTimeout(() => {
-      interval = setInterval(() => {
-        if (update() === 0) clearInterval(interval);
-      }, tickMs);
-    }, restartDelayMs);
+    const begin = () => {
+      const deadline = loadDeadline(localStore(), offerId, Date.now(), windowMs);
+      const update = () => {
+        const left = remainingMs(deadline, Date.now());
+        setRemaining(left);
+        return left;
+      };
+      update();
+      start = setTimeout(() => {
+        interval = setInterval(() => {
+          if (update() === 0) clearInterval(interval);
+        }, tickMs);
+      }, restartDelayMs);
+    };
+    // A page's first access to localStorage waits for the browser to open the storage, which can
+    // block the main thread for tens of milliseconds: on a fresh mount it waits until the page has
+    // loaded and is idle, showing the full window (as the prerendered page does) until then.
+    let cancel: (() => void) | undefined;
+    if (mounted.current) begin();
+    else cancel = afterPageLoad(begin);
+    mounted.current = true;
     return () => {
+      cancel?.();
       clearTimeout(start);
       clearInterval(interval);
     };

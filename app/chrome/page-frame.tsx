@@ -1,34 +1,37 @@
-import type { ReactNode } from "react";
-import { usePageOffer } from "../catalog/page-offer";
+import { Suspense, type ReactNode } from "react";
 import { useTranslate } from "../market/translate";
-import { SiteFooter } from "./site-footer";
+import { deferredComponent } from "../platform/deferred-component";
 import { SiteHeader } from "./site-header";
-import { TopBanner } from "./top-banner";
+
+// Below the fold on every page: the footer's code (with the payment and flag images it shows)
+// loads next to hydration instead of before it; its server HTML stays in place meanwhile.
+const SiteFooter = deferredComponent(() => import("./site-footer").then((module) => module.SiteFooter));
 
 export type FrameWidth = "narrow" | "regular" | "wide";
 
 interface PageFrameProps {
   width?: FrameWidth;
-  /** Offer layouts show the top banner of the page's offer above the header. */
-  offerBanner?: boolean;
+  /** Shown above the header: the offer layouts' top banner (`OfferBanner`). */
+  banner?: ReactNode;
   children: ReactNode;
 }
 
 /** The banner–header–content–footer frame that the layouts share. */
-export function PageFrame({ width = "regular", offerBanner = false, children }: PageFrameProps) {
+export function PageFrame({ width = "regular", banner, children }: PageFrameProps) {
   const t = useTranslate();
-  const offer = usePageOffer();
   return (
     <>
       <a className="skip-link" href="#main">
         {t("common.skipToContent")}
       </a>
-      {offerBanner && offer ? <TopBanner offer={offer} /> : null}
+      {banner}
       <SiteHeader />
       <main id="main" className={`page page--${width}`} tabIndex={-1}>
         {children}
       </main>
-      <SiteFooter />
+      <Suspense fallback={null}>
+        <SiteFooter />
+      </Suspense>
     </>
   );
 }

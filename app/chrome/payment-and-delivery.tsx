@@ -14,18 +14,17 @@ const brandNames: Readonly<Record<string, string>> = {
   klarna: "Klarna",
 };
 
-/** The market's flag and name (from `Intl`, in the market's language) and the payment methods it offers. */
+/** The market's flag and name (in the market's language) and the payment methods it offers. */
 export function PaymentAndDelivery() {
   const t = useTranslate();
-  const { market } = useStorefront();
+  const { market, countryName } = useStorefront();
   const region = market.country.slice(0, 2);
-  const countryName = new Intl.DisplayNames([market.languageTag], { type: "region" }).of(region) ?? region;
   const methods: readonly string[] = methodsByMarket[market.country];
   return (
     <div className="payment-delivery">
       <p className="payment-delivery__country">
         <StoreImage src={`flags/${region.toLowerCase()}.svg`} preset="flag" alt="" />
-        <span suppressHydrationWarning>{t("footer.deliveringTo", { country: countryName })}</span>
+        <span>{t("footer.deliveringTo", { country: countryName })}</span>
       </p>
       <ul className="payment-delivery__methods" aria-label={t("footer.paymentMethods")} data-testid="payment-methods">
         {methods.map((method) => (

@@ -1,3 +1,4 @@
+import cloudflareImageIds from "../../content/images/cloudflare-ids.json";
 import { type ImageModifiers, type ImageUrlBuilder } from "./image-core";
 import type { ImageManifest } from "./image-manifest";
 
@@ -8,6 +9,11 @@ export interface ImageSettings {
   provider: ProviderName;
   /** Cloudflare Images account hash (only for the cloudflare provider). */
   accountHash?: string;
+  /**
+   * Cloudflare Images id of each source file (`content/images/cloudflare-ids.json`), only for the
+   * cloudflare provider: the page data carries it, so the browser's code never ships the table.
+   */
+  imageIds?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -61,7 +67,7 @@ export function readImageSettings(env: Record<string, string | undefined>): Imag
         "CLOUDFLARE_IMAGES_ACCOUNT_HASH must be set to your Cloudflare Images account hash (letters, digits, - and _) when IMAGE_PROVIDER=cloudflare",
       );
     }
-    return { provider: "cloudflare", accountHash };
+    return { provider: "cloudflare", accountHash, imageIds: cloudflareImageIds as Record<string, string> };
   }
   return { provider: "local" };
 }

@@ -14,7 +14,7 @@ const manifest: ImageManifest = {
   },
 };
 const local = { provider: "local" as const };
-const cloudflare = { provider: "cloudflare" as const, accountHash: "Vi7a_h4sh-123" };
+const cloudflare = readImageSettings({ IMAGE_PROVIDER: "cloudflare", CLOUDFLARE_IMAGES_ACCOUNT_HASH: "Vi7a_h4sh-123" });
 
 describe("resolveImage", () => {
   it("checks the provider before the preset", () => {
@@ -85,7 +85,10 @@ describe("readImageSettings", () => {
   it.each([
     [{}, { provider: "local" }],
     [{ IMAGE_PROVIDER: "local" }, { provider: "local" }],
-    [{ IMAGE_PROVIDER: "cloudflare", CLOUDFLARE_IMAGES_ACCOUNT_HASH: "Vi7a_h4sh-123" }, { provider: "cloudflare", accountHash: "Vi7a_h4sh-123" }],
+    [
+      { IMAGE_PROVIDER: "cloudflare", CLOUDFLARE_IMAGES_ACCOUNT_HASH: "Vi7a_h4sh-123" },
+      { provider: "cloudflare", accountHash: "Vi7a_h4sh-123", imageIds: expect.objectContaining({ "products/shape.svg": "b6f0c2e4-shape-packshot" }) },
+    ],
   ])("%j → %j", (env, settings) => {
     expect(readImageSettings(env)).toEqual(settings);
   });

@@ -1,4 +1,3 @@
-import cloudflareIds from "../../content/images/cloudflare-ids.json";
 import { checkSource, crossOrigin, parseSize, placeholderModifiers, sizeImage, type ImageModifiers, type Placeholder } from "./image-core";
 import type { ImageManifest } from "./image-manifest";
 import { imagePresets, type ImagePreset } from "./presets";
@@ -47,7 +46,7 @@ export function resolveImage(request: ImageRequest, settings: ImageSettings, man
   const local = localProvider(manifest);
   const buildUrl =
     providerName === "cloudflare" && settings.accountHash
-      ? cloudflareProvider(settings.accountHash, cloudflareIds as Record<string, string>, local)
+      ? cloudflareProvider(settings.accountHash, settings.imageIds ?? {}, local)
       : local;
   const modifiers = { format: "webp", fit: "cover" as const, ...preset?.modifiers, ...request.modifiers };
   const sized = sizeImage(src, { width, height, sizes: request.sizes ?? preset?.sizes, densities: request.densities, modifiers }, buildUrl);

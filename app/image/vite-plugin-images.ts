@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 import { generateImages, type GeneratedImages } from "./build-images";
+import { manifestModule } from "./manifest-module";
 
 const virtualId = "virtual:image-manifest";
 const resolvedId = `\0${virtualId}`;
@@ -22,7 +23,7 @@ export function storefrontImages(): Plugin {
     async load(id) {
       if (id !== resolvedId) return null;
       const { manifest } = await images();
-      return `export default ${JSON.stringify(manifest)};`;
+      return manifestModule(manifest);
     },
     async generateBundle() {
       if (this.environment.name !== "client") return;

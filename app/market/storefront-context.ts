@@ -40,6 +40,11 @@ export interface StorefrontState {
   /** The locale whose messages are shown. */
   lang: LocaleCode;
   market: Market;
+  /**
+   * The name of the market's delivery country in its language, from the server's `Intl`: the
+   * browser shows it without loading locale data of its own during hydration.
+   */
+  countryName: string;
   messages: Messages;
   config: StorefrontConfig;
   /** The year the page was rendered in, so that server and client print the same copyright. */

@@ -4,9 +4,15 @@ import { alpha2ByCountryName } from "./countries.server";
 import { resolveCountry } from "./country-resolution";
 import { imageSettings } from "../platform/settings.server";
 import { geoHeaderNames } from "./geo-headers.server";
-import { marketFor } from "./markets";
+import { marketFor, type Market } from "./markets";
 import { messagesFor, usableLocale } from "./messages.server";
 import type { StorefrontState } from "./storefront-context";
+
+/** The market's delivery country (`CH` for both Swiss markets), named in the market's language. */
+export function countryNameFor(market: Market): string {
+  const region = market.country.slice(0, 2);
+  return new Intl.DisplayNames([market.languageTag], { type: "region" }).of(region) ?? region;
+}
 
 /** Everything the page needs to know about the visitor's market, decided once per request. */
 export function resolveStorefrontState(request: Request, localeParam: string | undefined): StorefrontState {
@@ -19,5 +25,14 @@ export function resolveStorefrontState(request: Request, localeParam: string | u
   });
   const market = marketFor(country);
   const lang = usableLocale(market.locale);
-  return { geo, country, lang, market, messages: messagesFor(lang), config: { ...site, contact, images: imageSettings() }, year: new Date().getFullYear() };
+  return {
+    geo,
+    country,
+    lang,
+    market,
+    countryName: countryNameFor(market),
+    messages: messagesFor(lang),
+    config: { ...site, contact, images: imageSettings() },
+    year: new Date().getFullYear(),
+  };
 }

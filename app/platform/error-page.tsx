@@ -1,30 +1,10 @@
 import { useContext } from "react";
-import { isRouteErrorResponse } from "react-router";
 import { PageFrame } from "../chrome/page-frame";
 import { FunnelLink } from "../funnel/funnel-link";
 import { routePath } from "../funnel/paths";
-import { StorefrontContext, type StorefrontState } from "../market/storefront-context";
+import { StorefrontContext } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
-
-/** The message of the locale guard (specification §5); unmatched URLs name their path instead. */
-export const notFoundForLocale = "Page not found";
-
-export function notFoundForPath(pathname: string): string {
-  return `Page Not Found: ${pathname}`;
-}
-
-/** What our own 404s carry; the storefront state is there when the root loader could not run. */
-export interface ErrorPayload {
-  message: string;
-  storefront?: StorefrontState;
-}
-
-export function readErrorPayload(error: unknown): ErrorPayload | undefined {
-  if (!isRouteErrorResponse(error)) return undefined;
-  const payload: unknown = error.data;
-  if (typeof payload !== "object" || payload === null || !("message" in payload)) return undefined;
-  return typeof payload.message === "string" ? (payload as ErrorPayload) : undefined;
-}
+import { notFoundForLocale } from "./error-payload";
 
 function TranslatedErrorPage({ message }: { message: string | undefined }) {
   const t = useTranslate();

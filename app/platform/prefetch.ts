@@ -1,4 +1,5 @@
 import { useEffect, type RefObject } from "react";
+import { afterPageLoad } from "./idle";
 import { loadRouteModules } from "./route-modules";
 
 export const maxParallelPrefetches = 4;
@@ -56,22 +57,13 @@ export function prefetchAllowed(connection: NetworkInformation | undefined): boo
   return !connection?.saveData && !/2g/.test(connection?.effectiveType ?? "");
 }
 
-function whenIdle(callback: () => void): () => void {
-  if ("requestIdleCallback" in window) {
-    const handle = window.requestIdleCallback(callback);
-    return () => window.cancelIdleCallback(handle);
-  }
-  const handle = setTimeout(callback, 1);
-  return () => clearTimeout(handle);
-}
-
-/** Prefetches a link's route modules once it is visible, after the app is idle. */
+/** Prefetches a link's route modules once it is visible, after the page has loaded and the app is idle. */
 export function usePrefetchWhenVisible(element: RefObject<HTMLElement | null>, pathname: string): void {
   useEffect(() => {
     const connection = (navigator as Navigator & { connection?: NetworkInformation }).connection;
     if (!prefetchAllowed(connection) || !("IntersectionObserver" in window)) return;
     let observer: IntersectionObserver | undefined;
-    const cancelIdle = whenIdle(() => {
+    const cancelIdle = afterPageLoad(() => {
       const target = element.current;
       if (!target) return;
       observer = new IntersectionObserver((entries) => {

@@ -1,13 +1,21 @@
+import { Suspense } from "react";
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/offer";
-import { ExitIntent } from "../catalog/exit-intent";
-import { OfferSections } from "../catalog/offer-sections";
 import { loadOfferPage } from "../catalog/offer-loader.server";
 import { ProductsSection } from "../catalog/products-section";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
 import { StoreImage } from "../image/store-image";
 import { DocumentMeta } from "../chrome/document-meta";
+import { deferredComponent } from "../platform/deferred-component";
+
+// The product's texts fill the lower half of the page, below the bundles: their code loads next
+// to hydration instead of before it, and the server's HTML stays in place meanwhile.
+const OfferSections = deferredComponent(() => import("../catalog/offer-sections").then((module) => module.OfferSections));
+
+// Only /offerexitpop has the dialog, and it opens when the pointer leaves the window: its code is
+// loaded on that page alone, after the page itself.
+const ExitIntent = deferredComponent(() => import("../catalog/exit-intent").then((module) => module.ExitIntent));
 
 export function loader(args: Route.LoaderArgs) {
   return loadOfferPage(args);
@@ -34,7 +42,9 @@ export default function OfferPage() {
         ))}
         <OrderNowButton navigate={false} label={advertorial.cta} />
         <ProductsSection offer={offer} />
-        <OfferSections product={product} titles={sections} />
+        <Suspense fallback={null}>
+          <OfferSections product={product} titles={sections} />
+        </Suspense>
       </article>
     );
   }
@@ -48,8 +58,14 @@ export default function OfferPage() {
         {hero ? <StoreImage className="offer-hero__image" src={`${hero.image}.svg`} preset="hero" alt={hero.productName} priority /> : null}
       </div>
       <ProductsSection offer={offer} />
-      <OfferSections product={product} titles={sections} />
-      {exitIntent ? <ExitIntent texts={exitIntent} /> : null}
+      <Suspense fallback={null}>
+        <OfferSections product={product} titles={sections} />
+      </Suspense>
+      {exitIntent ? (
+        <Suspense fallback={null}>
+          <ExitIntent texts={exitIntent} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

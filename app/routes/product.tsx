@@ -1,7 +1,7 @@
+import { Suspense } from "react";
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/product";
 import { offerForRoute, offerIdForRoute, pricedBundle } from "../catalog/catalog.server";
-import { OfferSections } from "../catalog/offer-sections";
 import { ProductsSection } from "../catalog/products-section";
 import { CheckoutLink } from "../checkout/checkout-link";
 import { funnelTextsFor, productTextFor, upsells } from "../funnel/content.server";
@@ -11,6 +11,11 @@ import { Money } from "../market/money-text";
 import { storefrontStateContext } from "../market/request-context";
 import { useTranslate } from "../market/translate";
 import { DocumentMeta } from "../chrome/document-meta";
+import { deferredComponent } from "../platform/deferred-component";
+
+// The product's texts fill the lower half of the page: their code loads next to hydration
+// instead of before it, and the server's HTML stays in place meanwhile.
+const OfferSections = deferredComponent(() => import("../catalog/offer-sections").then((module) => module.OfferSections));
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const { market, lang } = context.get(storefrontStateContext);
@@ -50,7 +55,9 @@ export default function ProductPage() {
         ) : null}
       </section>
       {offer ? <ProductsSection offer={offer} /> : null}
-      <OfferSections product={product} titles={sections} />
+      <Suspense fallback={null}>
+        <OfferSections product={product} titles={sections} />
+      </Suspense>
     </>
   );
 }

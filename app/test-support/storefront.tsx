@@ -2,6 +2,7 @@ import { parse } from "@formatjs/icu-messageformat-parser";
 import type { ReactNode } from "react";
 import { marketFor, type CountryCode } from "../market/markets";
 import { StorefrontContext, type Messages, type StorefrontState } from "../market/storefront-context";
+import { countryNameFor } from "../market/storefront-state.server";
 import contact from "../../content/contact.json";
 import site from "../../content/site.json";
 
@@ -15,7 +16,16 @@ export function storefrontState(country: CountryCode = "GB"): StorefrontState {
   const market = marketFor(country);
   const source = messageFiles[`../../content/messages/${market.locale}.json`] ?? {};
   const messages: Messages = Object.fromEntries(Object.entries(source).map(([key, value]) => [key, parse(value)]));
-  return { geo: country, country, lang: market.locale, market, messages, config: { ...site, contact, images: { provider: "local" } }, year: 2026 };
+  return {
+    geo: country,
+    country,
+    lang: market.locale,
+    market,
+    countryName: countryNameFor(market),
+    messages,
+    config: { ...site, contact, images: { provider: "local" } },
+    year: 2026,
+  };
 }
 
 export function WithStorefront({ country = "GB", children }: { country?: CountryCode; children: ReactNode }) {
