@@ -1,6 +1,6 @@
 /**
  * Scheduling for start-up work that neither the first paint nor the first interaction needs
- * (docs/decisions/0019-hydration-cost.md): it runs in tasks of its own once the page has loaded,
+ * (docs/decisions/0020-hydration-cost.md): it runs in tasks of its own once the page has loaded,
  * instead of inside the long task that hydration ends with.
  */
 
