@@ -1,8 +1,22 @@
 /**
  * Orders under load: buyers who each open the checkout (for its form token) and pay by test card,
  * a fixed number at a time, as browsers would over HTTP. Reports orders per second and the
- * latency of the paying request; every order must end in the 303 to the first upsell.
+ * latency of the paying request; every order must end in the 303 to the first upsell. Each buyer
+ * comes from an address of its own, told by the proxy the server is started to trust
+ * (`benchServerEnv`), as real buyers do: one address posting hundreds of orders a minute is what
+ * the rate limits are there to stop.
  */
+
+/** How the benchmark's servers are started: behind a proxy on the same machine. */
+export const benchServerEnv = { TRUST_PROXY: "loopback" };
+
+let buyers = 0;
+
+/** A different client address for each buyer (10.0.0.1, 10.0.0.2, ...). */
+function nextBuyerAddress(): string {
+  buyers += 1;
+  return `10.${(buyers >> 16) & 255}.${(buyers >> 8) & 255}.${buyers & 255}`;
+}
 const buyer = {
   email: "bench.buyer@example.com",
   givenName: "Lena",
@@ -30,19 +44,21 @@ function percentile(sorted: number[], share: number): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? Number.NaN);
 }
 
-async function buyOnce(baseUrl: string, bundle: string): Promise<{ ok: boolean; payMs: number; cookie: string }> {
+async function buyOnce(baseUrl: string, bundle: string): Promise<{ ok: boolean; payMs: number; cookie: string; from: Record<string, string> }> {
   const checkout = `${baseUrl}/checkout/de?bundle=${bundle}`;
-  const html = await (await fetch(checkout, { headers: { "Accept-Encoding": "gzip, br" } })).text();
+  const from = { "X-Forwarded-For": nextBuyerAddress() };
+  const html = await (await fetch(checkout, { headers: { "Accept-Encoding": "gzip, br", ...from } })).text();
   const token = /name="token" value="([^"]+)"/.exec(html)?.[1] ?? "";
   const started = performance.now();
   const response = await fetch(checkout, {
     method: "POST",
     body: new URLSearchParams({ ...buyer, bundle, token }),
+    headers: from,
     redirect: "manual",
   });
   await response.arrayBuffer();
   const cookie = /vn_order=[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0] ?? "";
-  return { ok: response.status === 303 && (response.headers.get("location") ?? "").startsWith("/upsell"), payMs: performance.now() - started, cookie };
+  return { ok: response.status === 303 && (response.headers.get("location") ?? "").startsWith("/upsell"), payMs: performance.now() - started, cookie, from };
 }
 
 export async function orderLoad(baseUrl: string, orders = 300, concurrency = 10, bundle = "shape-1"): Promise<OrderLoadFigures> {
@@ -79,17 +95,17 @@ export async function upsellAcceptTimes(baseUrl: string, accepts = 50): Promise<
   const times: number[] = [];
   let failures = 0;
   for (let i = 0; i < accepts; i++) {
-    const { cookie } = await buyOnce(baseUrl, "shape-1");
+    const { cookie, from } = await buyOnce(baseUrl, "shape-1");
     const started = performance.now();
     const accepted = await fetch(`${baseUrl}/upsell/de`, {
       method: "POST",
       body: new URLSearchParams({ intent: "accept", digitalConsent: "yes" }),
-      headers: { Cookie: cookie },
+      headers: { Cookie: cookie, ...from },
       redirect: "manual",
     });
     await accepted.arrayBuffer();
     const next = accepted.headers.get("location") ?? "";
-    const page = await fetch(`${baseUrl}${next}`, { headers: { Cookie: cookie, "Accept-Encoding": "gzip, br" } });
+    const page = await fetch(`${baseUrl}${next}`, { headers: { Cookie: cookie, "Accept-Encoding": "gzip, br", ...from } });
     await page.arrayBuffer();
     times.push(performance.now() - started);
     if (accepted.status !== 303 || !next.startsWith("/upsellMind") || page.status !== 200) failures += 1;

@@ -23,7 +23,7 @@ import { startServer, type RunningServer } from "../tests/e2e/support/server";
 import { backOfficeOnPostgres } from "./bench-back-office";
 import { compareWithPrevious } from "./bench-compare";
 import { loadMatrix, loadRatios, rawAnswer } from "./bench-load";
-import { orderLoad, upsellAcceptTimes } from "./bench-orders";
+import { benchServerEnv, orderLoad, upsellAcceptTimes } from "./bench-orders";
 
 const root = new URL("..", import.meta.url).pathname;
 const clientDir = join(root, "build", "client");
@@ -127,7 +127,7 @@ function peakMemoryMB(server: RunningServer): number {
 async function ordersOnPostgres() {
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) return null;
-  const postgresServer = await startServer({ DATABASE_URL: url });
+  const postgresServer = await startServer({ DATABASE_URL: url, ...benchServerEnv });
   try {
     return { database: "PostgreSQL", ...(await orderLoad(postgresServer.url)) };
   } finally {
@@ -136,7 +136,7 @@ async function ordersOnPostgres() {
 }
 
 const buildSeconds = options["no-build"] ? null : +build().toFixed(1);
-const server = await startServer();
+const server = await startServer(benchServerEnv);
 const chrome = options.quick
   ? undefined
   : await chromeLauncher.launch({
