@@ -25,5 +25,7 @@ export default [
   route("storefront-settings", "routes/storefront-settings.ts", { id: "storefront-settings" }),
   // Counts of funnel page views, posted by the page-view beacon (DESIGN §14).
   route("funnel-view", "routes/funnel-view.ts", { id: "funnel-view" }),
+  // Published reviews for the market of the path, fetched by pages after load (decision record 0022).
+  route("reviews/:locale/:product?", "routes/reviews.ts", { id: "reviews" }),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

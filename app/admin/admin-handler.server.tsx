@@ -7,6 +7,7 @@ import { orderRoutes } from "./order-pages.server";
 import { privacyRoutes } from "./privacy-pages.server";
 import { reportRoutes } from "./report-pages.server";
 import { requestRoutes } from "./requests-pages.server";
+import { reviewRoutes } from "./review-pages.server";
 import { LoginView } from "./views/login-view";
 import type { Notice } from "./views/frame";
 
@@ -16,7 +17,7 @@ import type { Notice } from "./views/frame";
  * back office's own origin. The section handlers are thin: reads and changes live in their modules.
  */
 
-const routes: readonly AdminRoute[] = [...orderRoutes, ...fulfilmentRoutes, ...requestRoutes, ...privacyRoutes, ...reportRoutes];
+const routes: readonly AdminRoute[] = [...orderRoutes, ...fulfilmentRoutes, ...requestRoutes, ...reviewRoutes, ...privacyRoutes, ...reportRoutes];
 
 /** Short result codes after a redirect: the notice is chosen here, never taken from the URL. */
 const notices: Record<string, Notice> = {

@@ -29,7 +29,7 @@ export const fulfilmentRoutes: readonly AdminRoute[] = [
     async handle({ store, operator, request }) {
       if (!may(operator, "fulfil")) return forbidden("Your role may not mark orders fulfilled.");
       const form = await readForm(request);
-      const result = await markFulfilled(store.db, operator, form.getAll("order"));
+      const result = await markFulfilled(store.db, operator, form.getAll("order"), { reviewDelayDays: store.settings.reviewInvitationDelayDays });
       const parts = [
         result.fulfilled.length > 0 ? `Marked fulfilled: ${result.fulfilled.join(", ")}.` : "No order was marked fulfilled.",
         ...result.skipped.map((skip) => `${skip.number ?? "An unknown order"} was not: ${fulfilmentRefusals[skip.reason]}.`),

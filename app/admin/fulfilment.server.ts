@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, not, sql, type SQL } from "dr
 import type { Database } from "../db/database.server";
 import { orderLines, orders, refunds, type OrderStatus } from "../db/schema";
 import { changeStatus, recordEvent } from "../orders/order-records.server";
+import { inviteReviews } from "../reviews/invitations.server";
 import { recordAudit, type Operator } from "./audit.server";
 
 /**
@@ -151,10 +152,11 @@ export interface FulfilmentResult {
 /**
  * Records that the warehouse was given these orders. Each order is decided under its own row lock
  * and in its own transaction, so one refused order never holds back the others and two operators
- * marking the same order at once fulfil it once. A `partially_refunded` order keeps its status (a
+ * marking the same order at once fulfil it once. Fulfilment schedules the invitation to review the
+ * order's physical products `reviewDelayDays` later. A `partially_refunded` order keeps its status (a
  * move to `fulfilled` would hide the refund) and gets its fulfilment time and event all the same.
  */
-export async function markFulfilled(db: Database, operator: Operator, orderIds: readonly string[]): Promise<FulfilmentResult> {
+export async function markFulfilled(db: Database, operator: Operator, orderIds: readonly string[], { reviewDelayDays = 7 } = {}): Promise<FulfilmentResult> {
   const result: FulfilmentResult = { fulfilled: [], skipped: [] };
   for (const orderId of new Set(orderIds)) {
     if (!uuidPattern.test(orderId)) {
@@ -180,6 +182,8 @@ export async function markFulfilled(db: Database, operator: Operator, orderIds: 
       if (order.status === "paid") await changeStatus(tx, stamped, "fulfilled", "fulfilled", { lines });
       else await recordEvent(tx, order.id, "fulfilled", { lines, status: order.status });
       await recordAudit(tx, operator, "order_fulfilled", { orderId: order.id, detail: { lines } });
+      // The buyer is asked for a review once the parcel has had time to arrive and be tried.
+      await inviteReviews(tx, stamped, "supplement", new Date(Date.now() + reviewDelayDays * 24 * 60 * 60 * 1000));
       return { number: order.number, reason: null };
     });
     if (outcome.reason) result.skipped.push({ orderId, number: outcome.number, reason: outcome.reason });

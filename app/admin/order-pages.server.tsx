@@ -65,7 +65,7 @@ async function fulfil(context: AdminContext): Promise<Response> {
   if (!may(operator, "fulfil")) return forbidden("Your role may not mark orders fulfilled.");
   const detail = await orderDetail(store.db, params.number ?? "");
   if (!detail) return notFound("There is no order with this number.");
-  const result = await markFulfilled(store.db, operator, [detail.order.id]);
+  const result = await markFulfilled(store.db, operator, [detail.order.id], { reviewDelayDays: store.settings.reviewInvitationDelayDays });
   const skipped = result.skipped[0];
   if (skipped) return showOrder(context, { kind: "error", text: `Not marked fulfilled: ${fulfilmentRefusals[skipped.reason]}.` }, 409);
   return redirect(`/admin/orders/${detail.order.number}?done=fulfilled`);

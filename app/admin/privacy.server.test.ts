@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
-import { auditLog, feedback, orderEvents, orderLines, orders, outbox, payments, refundRequests, withdrawals } from "../db/schema";
+import { auditLog, feedback, orderEvents, orderLines, orders, outbox, payments, refundRequests, reviewInvitations, reviews, withdrawals } from "../db/schema";
 import { storeFeedback, storeRefundRequest } from "../forms/submissions.server";
 import { claimDue } from "../mail/outbox.server";
 import { refundOrder } from "../orders/refund-service.server";
 import { receiveWithdrawal } from "../orders/withdrawal.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { invitationToken } from "../reviews/invitations.server";
+import { submitReview } from "../reviews/reviews.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import type { Operator } from "./audit.server";
@@ -29,8 +31,9 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
   const newAddress = () => `Kunde.${randomUUID().slice(0, 8)}@Example.com`;
 
   /**
-   * Two orders (one with a refunded upsell, one withdrawn from), a refund request, feedback and the
-   * e-mails all of that queued, for one address; some of it typed in another case.
+   * Two orders (one with a refunded upsell reviewed before the refund, one withdrawn from), a refund
+   * request, feedback and the e-mails all of that queued, for one address; some of it typed in
+   * another case.
    */
   async function customer(email: string, tag = newTag()) {
     const contact = { email, givenName: "Jürgen", familyName: `Schäfer-${tag}`, addressLine1: `Lindenweg ${tag}`, addressLine2: "2. OG", postalCode: "80331", city: "München", phone: `+49 89 ${tag}` };
@@ -39,6 +42,9 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     const gateway = new TestGateway(db);
     const upsellLine = first.lines.find((line) => line.source !== "checkout");
     if (!upsellLine) throw new Error("no upsell line");
+    const [invitation] = await db.select().from(reviewInvitations).where(eq(reviewInvitations.orderLineId, upsellLine.id));
+    const reviewed = await submitReview(db, "key", invitationToken("key", invitation?.id ?? ""), { rating: 5, body: `Tolle Rezepte, Jürgen ${tag}` });
+    if (reviewed.kind !== "stored") throw new Error(`expected a review, got ${reviewed.kind}`);
     await refundOrder(db, new Map([["test", gateway]]), { orderId: first.order.id, scope: { kind: "lines", lineIds: [upsellLine.id] }, reason: "not wanted", requestKey: randomUUID() });
     await receiveWithdrawal(db, { name: `Jürgen Schäfer-${tag}`, orderNumber: second.order.number, email: email.toLowerCase(), locale: "de_DE", market: "DE" });
     await storeRefundRequest(db, { orderNumber: first.order.number, email: email.toUpperCase(), reason: "damaged", message: `Die Dose war offen, bitte melden Sie sich unter 0171 ${tag}.` }, origin);
@@ -54,6 +60,8 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     expect(JSON.parse(JSON.stringify(exported))).toEqual(exported);
     expect(Date.parse(exported.exportedAt)).not.toBeNaN();
     expect(Object.keys(exported.explanation).sort()).toEqual(["emails", "feedback", "orders", "refundRequests", "withdrawals"]);
+    expect(exported.orders[0]?.reviews).toEqual([expect.objectContaining({ productId: "ebook", rating: 5, text: "Tolle Rezepte, Jürgen 4711", displayName: "Jürgen S.", language: "de", status: "pending" })]);
+    expect(exported.orders[1]?.reviews).toEqual([]);
 
     expect(exported.orders.map((order) => [order.number, order.status])).toEqual([
       [first.order.number, "partially_refunded"],
@@ -76,7 +84,7 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     expect(exported.withdrawals).toEqual([expect.objectContaining({ name: "Jürgen Schäfer-4711", email: email.toLowerCase(), orderNumber: second.order.number, status: "received" })]);
     expect(exported.refundRequests).toEqual([expect.objectContaining({ orderNumber: first.order.number, email: email.toUpperCase(), reason: "damaged", status: "open" })]);
     expect(exported.feedback).toEqual([expect.objectContaining({ rating: 4, comment: "Schnelle Lieferung, Jürgen 4711", email })]);
-    expect(exported.emails.map((mail) => mail.kind).sort()).toEqual(["feedback", "order-confirmation", "order-confirmation", "refund", "refund-request", "withdrawal"]);
+    expect(exported.emails.map((mail) => mail.kind).sort()).toEqual(["feedback", "order-confirmation", "order-confirmation", "refund", "refund-request", "review-invitation", "withdrawal"]);
     expect(exported.emails.find((mail) => mail.kind === "withdrawal")?.orderNumber).toBe(second.order.number);
     expect(exported.emails.every((mail) => !("payload" in mail) && !("recipient" in mail))).toBe(true);
 
@@ -108,7 +116,8 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     expect(pendingBefore.length).toBeGreaterThan(0);
 
     const result = await eraseCustomerData(db, operator, email.toLowerCase());
-    expect(result).toEqual({ kind: "erased", counts: { orders: 2, withdrawals: 1, refundRequests: 1, feedback: 1, emails: 6, emailsCancelled: pendingBefore.length } });
+    expect(result).toEqual({ kind: "erased", counts: { orders: 2, withdrawals: 1, refundRequests: 1, feedback: 1, emails: 7, emailsCancelled: pendingBefore.length, reviews: 1 } });
+    expect(await db.select().from(reviews).where(inArray(reviews.orderId, orderIds))).toEqual([]);
 
     const after = await db.select().from(orders).where(inArray(orders.id, orderIds)).orderBy(orders.createdAt);
     for (const [index, order] of after.entries()) {
@@ -156,6 +165,7 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
       await db.select().from(withdrawals),
       await db.select().from(refundRequests),
       await db.select().from(feedback),
+      await db.select().from(reviews),
       await db.select().from(outbox),
       await db.select().from(orderEvents).where(inArray(orderEvents.orderId, orderIds)),
       await db.select().from(auditLog),
@@ -177,7 +187,7 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
       [first.order.id, operator.id],
       [second.order.id, operator.id],
     ]);
-    expect(entries.at(-1)).toMatchObject({ orderId: null, operatorId: operator.id, detail: { orders: 2, withdrawals: 1, refundRequests: 1, feedback: 1, emails: 6 } });
+    expect(entries.at(-1)).toMatchObject({ orderId: null, operatorId: operator.id, detail: { orders: 2, withdrawals: 1, refundRequests: 1, feedback: 1, emails: 7, reviews: 1 } });
     expect(JSON.stringify(entries).toLowerCase()).not.toContain(email.toLowerCase());
   });
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
 import type { Database, Queryable } from "../db/database.server";
-import { feedback, orderEvents, orderLines, orders, outbox, payments, refundRequests, refunds, withdrawals } from "../db/schema";
+import { feedback, orderEvents, orderLines, orders, outbox, payments, refundRequests, refunds, reviews, withdrawals } from "../db/schema";
 import { recordAudit, type Operator } from "./audit.server";
 
 /**
@@ -20,7 +20,7 @@ export const erasedEmail = "erased@invalid";
 export const erasedName = { givenName: "—", familyName: "Erased" } as const;
 
 const explanations = {
-  orders: "Orders placed with this address: the contact and delivery details given at checkout, the amounts, and for each order its lines, payments (no payment credentials: those stay with the payment provider), refunds and the log of what happened to it.",
+  orders: "Orders placed with this address: the contact and delivery details given at checkout, the amounts, and for each order its lines, payments (no payment credentials: those stay with the payment provider), refunds, the reviews written for it and the log of what happened to it.",
   withdrawals: "Declarations of withdrawal from a contract sent with this address through the withdrawal function.",
   refundRequests: "Refund requests sent with this address through the refund form.",
   feedback: "Feedback sent with this address through the feedback form.",
@@ -52,6 +52,7 @@ export interface ExportedOrder {
   lines: { productId: string; productName: string; kind: string; units: number; grossMinor: number; vatRateBp: number; vatMinor: number; digitalConsentAt: string | null; createdAt: string }[];
   payments: { provider: string; method: string; purpose: string; status: string; amountMinor: number; currency: string; createdAt: string; updatedAt: string }[];
   refunds: { amountMinor: number; reason: string; status: string; createdAt: string }[];
+  reviews: { productId: string; rating: number; text: string; displayName: string; language: string; status: string; createdAt: string }[];
   events: { type: string; fromStatus: string | null; toStatus: string | null; detail: Record<string, string | number | boolean | null>; createdAt: string }[];
 }
 
@@ -109,14 +110,15 @@ export async function exportCustomerData(db: Database, email: string): Promise<C
   const found = await findByAddress(db, address, false);
   if (nothingFound(found)) return null;
   const { orderIds } = found;
-  const [lineRows, paymentRows, refundRows, eventRows] =
+  const [lineRows, paymentRows, refundRows, eventRows, reviewRows] =
     orderIds.length === 0
-      ? [[], [], [], []]
+      ? [[], [], [], [], []]
       : await Promise.all([
           db.select().from(orderLines).where(inArray(orderLines.orderId, orderIds)).orderBy(asc(orderLines.id)),
           db.select().from(payments).where(inArray(payments.orderId, orderIds)).orderBy(asc(payments.createdAt)),
           db.select().from(refunds).where(inArray(refunds.orderId, orderIds)).orderBy(asc(refunds.createdAt)),
           db.select().from(orderEvents).where(inArray(orderEvents.orderId, orderIds)).orderBy(asc(orderEvents.id)),
+          db.select().from(reviews).where(inArray(reviews.orderId, orderIds)).orderBy(asc(reviews.createdAt)),
         ]);
   const numberOf = new Map(found.orderRows.map((order) => [order.id, order.number]));
   return {
@@ -174,6 +176,17 @@ export async function exportCustomerData(db: Database, email: string): Promise<C
       refunds: refundRows
         .filter((refund) => refund.orderId === order.id)
         .map((refund) => ({ amountMinor: refund.amountMinor, reason: refund.reason, status: refund.status, createdAt: refund.createdAt.toISOString() })),
+      reviews: reviewRows
+        .filter((review) => review.orderId === order.id)
+        .map((review) => ({
+          productId: review.productId,
+          rating: review.rating,
+          text: review.body,
+          displayName: review.displayName,
+          language: review.language,
+          status: review.status,
+          createdAt: review.createdAt.toISOString(),
+        })),
       events: eventRows
         .filter((event) => event.orderId === order.id)
         .map((event) => ({ type: event.type, fromStatus: event.fromStatus, toStatus: event.toStatus, detail: event.detail, createdAt: event.createdAt.toISOString() })),
@@ -216,6 +229,8 @@ export interface ErasureCounts {
   emails: number;
   /** Of those, the ones still waiting to be sent: cancelled, so nothing goes out afterwards. */
   emailsCancelled: number;
+  /** Reviews written for the orders: deleted, published or not (the buyer's words and name). */
+  reviews: number;
 }
 
 export type ErasureResult = { kind: "unknown" } | { kind: "erased"; counts: ErasureCounts };
@@ -226,7 +241,8 @@ export const erasedMailError = "Cancelled: the recipient's data was erased";
 /**
  * Anonymises everything stored about an address (GDPR Art. 17) in one transaction: the orders'
  * personal fields (amounts, VAT, lines, numbers, statuses and the delivery country stay for the
- * accounts), withdrawals, refund requests, feedback and e-mails; e-mails not yet sent are cancelled.
+ * accounts), withdrawals, refund requests, feedback and e-mails; e-mails not yet sent are cancelled
+ * and the orders' reviews deleted.
  * The audit log records each erased order and a summary, never the address.
  */
 export async function eraseCustomerData(db: Database, operator: Operator, email: string): Promise<ErasureResult> {
@@ -283,6 +299,8 @@ export async function eraseCustomerData(db: Database, operator: Operator, email:
         .where(and(inArray(outbox.id, pendingMail), eq(outbox.status, "pending")));
     }
 
+    const removedReviews = found.orderIds.length > 0 ? await tx.delete(reviews).where(inArray(reviews.orderId, found.orderIds)).returning({ id: reviews.id }) : [];
+
     const counts: ErasureCounts = {
       orders: found.orderRows.length,
       withdrawals: found.withdrawalRows.length,
@@ -290,6 +308,7 @@ export async function eraseCustomerData(db: Database, operator: Operator, email:
       feedback: found.feedbackRows.length,
       emails: mailIds.length,
       emailsCancelled: pendingMail.length,
+      reviews: removedReviews.length,
     };
     await recordAudit(tx, operator, "customer_erased", { detail: { ...counts } });
     return { kind: "erased", counts } as const;

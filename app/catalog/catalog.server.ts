@@ -106,3 +106,16 @@ export function offerForRoute(routeName: string, currency: CurrencyCode, today: 
   const lines = offer.lines.map((lineId) => priceLine(lineId, currency, today, lineId === offer.mostPopular));
   return { id, lines, countdownMinutes: offer.countdownMinutes };
 }
+
+const productIds = new Set(catalog.products.products.map((product) => product.id));
+
+export function isProductId(id: string): boolean {
+  return productIds.has(id);
+}
+
+/** A product's image path under `content/images/` (`products/shape`). */
+export function productImageOf(productId: string): string {
+  const product = catalog.products.products.find((candidate) => candidate.id === productId);
+  if (!product) throw new Error(`No product "${productId}"`);
+  return product.image;
+}

@@ -31,6 +31,7 @@ export function loadOfferPage(args: LoaderArgs) {
   const mainProduct = offer.lines[0]?.productId ?? "shape";
   return {
     offer,
+    productId: mainProduct,
     product: productTextFor(lang, mainProduct),
     sections: texts.offerSections,
     advertorial: routeName.startsWith("offer2") ? texts.advertorial : null,

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { ProductText } from "../funnel/content-schema";
 
 export interface OfferSectionTitles {
@@ -5,7 +6,6 @@ export interface OfferSectionTitles {
   howToUseTitle: string;
   ingredientsTitle: string;
   particularsTitle: string;
-  testimonialsTitle: string;
   faqTitle: string;
   guaranteeTitle: string;
   guaranteeText: string;
@@ -24,9 +24,9 @@ export function GuaranteeNote({ title, text }: { title: string; text: string }) 
 /**
  * What an offer page says about its product, all from content: benefits (authorised claims
  * only), how to use it, ingredients and the mandatory food-supplement particulars (shown before
- * purchase), testimonials, FAQ and the guarantee.
+ * purchase), the published reviews of verified buyers (when there are any), FAQ and the guarantee.
  */
-export function OfferSections({ product, titles }: { product: ProductText; titles: OfferSectionTitles }) {
+export function OfferSections({ product, titles, reviews }: { product: ProductText; titles: OfferSectionTitles; reviews?: ReactNode }) {
   const particulars = product.particulars;
   return (
     <div className="offer-sections">
@@ -62,19 +62,7 @@ export function OfferSections({ product, titles }: { product: ProductText; title
           </>
         ) : null}
       </section>
-      <section aria-labelledby="testimonials-title">
-        <h2 id="testimonials-title">{titles.testimonialsTitle}</h2>
-        <ul className="offer-sections__testimonials">
-          {product.testimonials.map((testimonial) => (
-            <li key={testimonial.name}>
-              <blockquote>
-                <p>{testimonial.text}</p>
-              </blockquote>
-              <p className="offer-sections__author">{testimonial.name}</p>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {reviews}
       <section aria-labelledby="faq-title">
         <h2 id="faq-title">{titles.faqTitle}</h2>
         {product.faq.map((item) => (

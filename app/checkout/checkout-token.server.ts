@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sign, verifySignature } from "../orders/store-secret.server";
+import { sign, verifySignature } from "../db/store-secret.server";
 
 /**
  * The token a checkout form carries (DESIGN §10): made when the page is rendered, bound to the

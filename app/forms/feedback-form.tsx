@@ -1,34 +1,18 @@
 import type { FunnelTexts } from "../funnel/content-schema";
 import { Field } from "./field";
 import { FormShell } from "./form-shell";
+import { RatingField } from "./rating-field";
 import { useValidatedForm } from "./use-validated-form";
 import { validateFeedback } from "./validation";
 
 export const feedbackFields = ["rating", "comment", "email"] as const;
-
-const ratings = ["5", "4", "3", "2", "1"] as const;
 
 export function FeedbackForm({ texts }: { texts: FunnelTexts["feedbackForm"] }) {
   const { sent, errors, values, busy, check } = useValidatedForm(feedbackFields, validateFeedback);
 
   return (
     <FormShell id="feedback-form-title" title={texts.title} sent={sent} success={texts.success} busy={busy} submitLabel={texts.submit} onSubmit={check}>
-      <fieldset className="form-field" aria-describedby={errors.rating ? "rating-error" : undefined}>
-        <legend>{texts.rating}</legend>
-        <div className="form-ratings">
-          {ratings.map((rating) => (
-            <label key={rating} className="quiz__option">
-              <input type="radio" name="rating" value={rating} defaultChecked={values.rating === rating} aria-invalid={errors.rating ? true : undefined} />
-              <span>{texts.ratingOptions[rating]}</span>
-            </label>
-          ))}
-        </div>
-        {errors.rating ? (
-          <p id="rating-error" className="field-error" role="alert">
-            {texts.errors.rating}
-          </p>
-        ) : null}
-      </fieldset>
+      <RatingField legend={texts.rating} options={texts.ratingOptions} value={values.rating} error={errors.rating ? texts.errors.rating : undefined} />
       <Field name="comment" label={texts.comment} error={errors.comment ? texts.errors.comment : undefined}>
         {(props) => <textarea {...props} rows={5} defaultValue={values.comment} />}
       </Field>

@@ -49,7 +49,6 @@ export const funnelTextsSchema = z
         howToUseTitle: text,
         ingredientsTitle: text,
         particularsTitle: text,
-        testimonialsTitle: text,
         faqTitle: text,
         guaranteeTitle: text,
         guaranteeText: text,
@@ -99,7 +98,6 @@ export const productTextSchema = z
     howToUse: text,
     ingredients: text,
     particulars: particulars.nullable(),
-    testimonials: z.array(z.object({ name: text, text }).strict()).min(1),
     faq: z.array(z.object({ question: text, answer: text }).strict()).min(1),
   })
   .strict();

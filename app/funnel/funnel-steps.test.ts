@@ -33,6 +33,8 @@ const expected: Record<string, string | null> = {
   refund: null,
   feedback: null,
   withdraw: null,
+  review: null,
+  "review-policy": null,
   "paypal-confirm": null,
   addapp: null,
 };

@@ -4,10 +4,11 @@ import { findRouteEntry, layoutNames, routeEntries, routeRows } from "./route-ta
 
 /**
  * Specification §2.1, layout by layout, plus the routes DESIGN §6 adds for names without a route
- * and the commerce routes of DESIGN §10 (checkout, withdrawal).
+ * and the commerce routes of DESIGN §10 (checkout, withdrawal) and of verified reviews (the review
+ * form and how reviews are checked).
  */
 const specification: Record<string, string[]> = {
-  default: ["/", "/checkout", "/withdraw"],
+  default: ["/", "/checkout", "/withdraw", "/review", "/review-policy"],
   offer: [
     "/1get", "/6offer", "/buy", "/get", "/offer", "/offer2month5", "/offerback", "/offerbuy", "/offercoll",
     "/offerexitpop", "/offerg", "/offericons", "/offerrecom", "/offersalt", "/offerthanks", "/offerup",
@@ -82,7 +83,7 @@ describe("prerender paths", () => {
   const paths = prerenderPaths();
 
   it("covers every locale route for all twelve route values", () => {
-    const localeRoutes = routeEntries.filter((entry) => entry.param === "locale" && entry.name !== "checkout-2");
+    const localeRoutes = routeEntries.filter((entry) => entry.param === "locale" && entry.name !== "checkout-2" && entry.name !== "review-2");
     expect(paths).toHaveLength(localeRoutes.length * 12);
     expect(paths).toEqual(expect.arrayContaining(["/fr", "/offer/ch-fr", "/get/gb", "/thankyou/it"]));
   });
@@ -93,8 +94,10 @@ describe("prerender paths", () => {
     expect(paths.some((path) => path.startsWith("/offerthanks/"))).toBe(false);
   });
 
-  it("never prerenders the checkout, whose form carries a token made per visit", () => {
+  it("never prerenders the checkout and the review form, which are made per visit", () => {
     expect(paths.some((path) => path.startsWith("/checkout"))).toBe(false);
+    expect(paths.some((path) => path.startsWith("/review/"))).toBe(false);
+    expect(paths).toContain("/review-policy/fr");
     expect(paths).toContain("/withdraw/fr");
   });
 });

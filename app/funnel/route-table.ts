@@ -39,7 +39,9 @@ export type PageKind =
   | "product"
   | "add-app"
   | "checkout"
-  | "withdraw";
+  | "withdraw"
+  | "review"
+  | "review-policy";
 
 interface RouteRow {
   readonly path: `/${string}`;
@@ -122,6 +124,9 @@ export const routeRows = [
   // Commerce (DESIGN §10): the checkout and the withdrawal function of Directive (EU) 2023/2673.
   { path: "/checkout", layout: "default", page: "checkout", perRequest: true },
   { path: "/withdraw", layout: "default", page: "withdraw" },
+  // Verified-buyer reviews: the form an invitation e-mail links to, and how reviews are checked.
+  { path: "/review", layout: "default", page: "review", perRequest: true },
+  { path: "/review-policy", layout: "default", page: "review-policy" },
 ] as const satisfies readonly RouteRow[];
 
 type Row = (typeof routeRows)[number];

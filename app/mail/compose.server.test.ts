@@ -15,7 +15,7 @@ import { useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
 import { composeMail } from "./compose.server";
 
-const context = { from: "Store <shop@example.com>", publicUrl: "https://shop.example" };
+const context = { from: "Store <shop@example.com>", publicUrl: "https://shop.example", signingKey: "test-signing-key" };
 
 /** Spaces as `Intl` writes them (no-break, narrow no-break) read as plain ones. */
 const plain = (text: string) => text.replace(/\s/g, " ");
@@ -68,6 +68,7 @@ describe("the refund e-mail", () => {
       .where(and(eq(outbox.kind, "refund"), eq(outbox.dedupeKey, `refund:${result.refunds.map((refund) => refund.id).sort()[0]}`)));
     if (!row) throw new Error("expected a refund e-mail");
     const mail = await composeMail(row, { db: database.db, ...context });
+    if (!mail) throw new Error("expected a message");
     return { mail, text: plain(mail.text), html: plain(mail.html) };
   }
 

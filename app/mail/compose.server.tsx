@@ -7,6 +7,7 @@ import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { formatMoney, formatRate } from "../market/money";
 import { linesOf, orderById } from "../orders/order-records.server";
 import { routePath } from "../funnel/paths";
+import { invitationsByIds, invitationToken, reviewLink } from "../reviews/invitations.server";
 import { mailText, type MailContent, type MailRow } from "./mail-content";
 import { formatMessage, mailTextsFor, type MailTexts } from "./mail-texts.server";
 import { MailView } from "./mail-view";
@@ -17,6 +18,8 @@ interface ComposeContext {
   db: Database;
   from: string;
   publicUrl: string;
+  /** Signs the links that review invitations carry. */
+  signingKey: string;
 }
 
 const brand = site.brand;
@@ -147,6 +150,42 @@ async function refund(row: OutboxRow, context: ComposeContext): Promise<MailCont
   };
 }
 
+/** Orders whose buyer still has the goods: a refunded, withdrawn or cancelled order invites no review. */
+const reviewableStatuses: readonly string[] = ["paid", "fulfilled", "partially_refunded"];
+
+/**
+ * The invitation to review each product of an order, one personal link per product. Links already
+ * used or expired by the time it is sent are left out; with none left, nothing is sent.
+ */
+async function reviewInvitation(row: OutboxRow, context: ComposeContext): Promise<MailContent | null> {
+  const ids = Array.isArray(row.payload.invitationIds) ? row.payload.invitationIds.filter((id): id is string => typeof id === "string") : [];
+  const now = new Date();
+  const open = (await invitationsByIds(context.db, ids)).filter(({ invitation }) => !invitation.usedAt && invitation.expiresAt > now);
+  const order = open[0]?.order;
+  if (!order || order.erasedAt || !reviewableStatuses.includes(order.status)) return null;
+  const market = marketOf(order.market, order.locale);
+  const { texts, format, greeting, signature, contact: contactLine } = common(order.locale, market, order.givenName);
+  const t = texts.reviewInvitation;
+  const expiresAt = open.reduce((earliest, { invitation }) => (invitation.expiresAt < earliest ? invitation.expiresAt : earliest), open[0]?.invitation.expiresAt ?? now);
+  return {
+    lang: market.languageTag,
+    subject: format(t.subject),
+    preheader: t.preheader,
+    notice: order.test ? texts.common.testNotice : undefined,
+    greeting,
+    paragraphs: [format(t.intro, { number: order.number })],
+    sections: [
+      ...open.map(({ invitation, line }) => ({
+        title: line.productName,
+        link: { href: reviewLink(context.publicUrl, order, invitationToken(context.signingKey, invitation.id)), label: format(t.productLink, { product: line.productName }) },
+      })),
+      { paragraphs: [format(t.linkNote, { date: formatDate(expiresAt, market) }), t.noObligation] },
+    ],
+    signature,
+    contact: contactLine,
+  };
+}
+
 function payloadText(row: OutboxRow, key: string): string {
   const value = row.payload[key];
   return typeof value === "string" ? value : "";
@@ -219,7 +258,12 @@ function feedbackAcknowledgement(row: OutboxRow): MailContent {
   });
 }
 
-export async function composeMail(row: OutboxRow, context: ComposeContext): Promise<OutgoingMail> {
+/** The message for an outbox row; null when there is nothing left to say (the row is then dropped). */
+export async function composeMail(row: OutboxRow, context: ComposeContext): Promise<OutgoingMail | null> {
+  if (row.kind === "review-invitation") {
+    const invitation = await reviewInvitation(row, context);
+    return invitation && outgoing(row, context, invitation);
+  }
   const content =
     row.kind === "order-confirmation"
       ? await orderConfirmation(row, context)
@@ -233,6 +277,10 @@ export async function composeMail(row: OutboxRow, context: ComposeContext): Prom
               ? feedbackAcknowledgement(row)
               : null;
   if (!content) throw new Error(`Unknown e-mail kind ${row.kind}`);
+  return outgoing(row, context, content);
+}
+
+function outgoing(row: OutboxRow, context: ComposeContext, content: MailContent): OutgoingMail {
   const domain = /@([^>\s]+)>?$/.exec(context.from)?.[1] ?? "localhost";
   return {
     to: row.recipient,

@@ -20,6 +20,7 @@ describe.each(databaseKinds)("the outbox worker stopping on %s", (kind) => {
       release();
       await new Promise<void>((resolve) => (finishSend = resolve));
       delivered.push(row.id);
+      return { sent: true };
     }, 60_000);
     const round = worker.runOnce();
     await started;

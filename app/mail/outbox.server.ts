@@ -70,6 +70,14 @@ export async function markFailed(db: Database, row: OutboxRow, error: string, no
     .where(eq(outbox.id, row.id));
 }
 
+/** A message with nothing left to say by the time it was due (every review link used): never sent, not retried. */
+export async function markDropped(db: Database, id: number, reason: string): Promise<void> {
+  await db.update(outbox).set({ status: "failed", lockedUntil: null, lastError: reason }).where(eq(outbox.id, id));
+}
+
+/** What `deliver` did with a message: sent it, or found that it no longer needs sending. */
+export type Delivery = { sent: true } | { dropped: string };
+
 /** Gives claimed messages back untried (a stopping worker's), so that another instance or the next start sends them at once. */
 export async function releaseClaims(db: Database, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
@@ -87,7 +95,7 @@ export interface OutboxWorker {
 }
 
 /** Polls the outbox every `intervalMs` and hands each due message to `deliver`. */
-export function startOutboxWorker(db: Database, deliver: (row: OutboxRow) => Promise<void>, intervalMs = 2_000): OutboxWorker {
+export function startOutboxWorker(db: Database, deliver: (row: OutboxRow) => Promise<Delivery>, intervalMs = 2_000): OutboxWorker {
   let running: Promise<number> | null = null;
   let stopped = false;
   const round = async (): Promise<number> => {
@@ -101,9 +109,13 @@ export function startOutboxWorker(db: Database, deliver: (row: OutboxRow) => Pro
         break;
       }
       try {
-        await deliver(row);
-        await markSent(db, row.id);
-        sent += 1;
+        const delivery = await deliver(row);
+        if ("dropped" in delivery) {
+          await markDropped(db, row.id, delivery.dropped);
+        } else {
+          await markSent(db, row.id);
+          sent += 1;
+        }
       } catch (error) {
         // The log names the message, never its recipient or content.
         console.error(`E-mail ${row.kind} #${row.id} failed (attempt ${row.attempts}): ${error instanceof Error ? error.message : String(error)}`);

@@ -13,9 +13,22 @@ describe("readCommerceSettings", () => {
       mailFrom: expect.stringContaining("<service@vitanor.eu>"),
       publicUrl: "http://localhost:3000",
       storeMode: "test",
+      reviewInvitationDelayDays: 7,
       paypal: null,
       stripe: null,
     });
+  });
+
+  it.each([
+    ["0", 0],
+    ["14", 14],
+    [" 3 ", 3],
+  ])("takes REVIEW_INVITATION_DELAY_DAYS=%j as %i days", (value, days) => {
+    expect(readCommerceSettings({ REVIEW_INVITATION_DELAY_DAYS: value }, cwd).reviewInvitationDelayDays).toBe(days);
+  });
+
+  it.each(["-1", "1.5", "a week", "91"])("refuses REVIEW_INVITATION_DELAY_DAYS=%j, naming the variable", (value) => {
+    expect(() => readCommerceSettings({ REVIEW_INVITATION_DELAY_DAYS: value }, cwd)).toThrow(`REVIEW_INVITATION_DELAY_DAYS must be a whole number from 0 to 90, got '${value}'.`);
   });
 
   it("takes a payment provider's settings as a set, PayPal on its sandbox in test mode", () => {

@@ -18,6 +18,8 @@ export interface CommerceSettings {
   /** The origin that links in e-mails point to. */
   publicUrl: string;
   storeMode: "test" | "live";
+  /** Days between an order's fulfilment and the e-mail inviting its buyer to review (digital items: none). */
+  reviewInvitationDelayDays: number;
   /** PayPal's REST credentials, when the store has them (all three settings, or none). */
   paypal: { clientId: string; clientSecret: string; webhookId: string; apiUrl: string } | null;
   /** Stripe's keys, when the store has them (all three settings, or none). */
@@ -46,6 +48,13 @@ const mailboxPattern = /^(?:[^<>@\s]+(?: [^<>@\s]+)* <)?[^\s@<>]+@[^\s@<>]+\.[^\
 /** The payment providers that can take real money; none exists yet besides the test gateway. */
 const liveProviderVariables = ["STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET", "PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID"];
 
+function readWholeNumber(env: Env, name: string, fallback: number, max: number): number {
+  const value = env[name];
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value.trim()) || Number(value) > max) throw new Error(`${name} must be a whole number from 0 to ${max}, got '${value}'.`);
+  return Number(value);
+}
+
 /** A provider's settings come as a set: all of them, or none (a half-configured provider is a mistake). */
 function readSet<K extends string>(env: Env, names: readonly K[]): Record<K, string> | null {
   const present = names.filter((name) => env[name]);
@@ -67,6 +76,7 @@ export function readCommerceSettings(env: Env, cwd: string = process.cwd()): Com
   const mailFrom = env.MAIL_FROM || `${site.brand} <${contact.email}>`;
   if (!mailboxPattern.test(mailFrom)) throw new Error(`MAIL_FROM must be an e-mail address, optionally with a name ('Vitanor <orders@example.com>'), got '${mailFrom}'.`);
   const publicUrl = readUrl(env, "PUBLIC_URL", ["http", "https"]) ?? `http://localhost:${env.PORT || "3000"}`;
+  const reviewInvitationDelayDays = readWholeNumber(env, "REVIEW_INVITATION_DELAY_DAYS", 7, 90);
   const paypal = readSet(env, ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const);
   const stripe = readSet(env, ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const);
   return {
@@ -76,6 +86,7 @@ export function readCommerceSettings(env: Env, cwd: string = process.cwd()): Com
     mailFrom,
     publicUrl: new URL(publicUrl).origin,
     storeMode,
+    reviewInvitationDelayDays,
     paypal: paypal && {
       clientId: paypal.PAYPAL_CLIENT_ID,
       clientSecret: paypal.PAYPAL_CLIENT_SECRET,

@@ -6,7 +6,7 @@ import { composeMail } from "../mail/compose.server";
 import { startOutboxWorker, type OutboxWorker } from "../mail/outbox.server";
 import { createMailTransport, type MailTransport } from "../mail/transport.server";
 import { createOrderCookie } from "../orders/order-access.server";
-import { loadSigningKey } from "../orders/store-secret.server";
+import { loadSigningKey } from "../db/store-secret.server";
 import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
 import type { PaymentProvider } from "../payments/provider";
 import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
@@ -45,9 +45,12 @@ export async function startStore(env: Record<string, string | undefined> = proce
   const database = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir });
   const signingKey = await loadSigningKey(database.db);
   const mail = createMailTransport(settings.smtpUrl, join(settings.dataDir, "mail"));
-  const outbox = startOutboxWorker(database.db, async (row) =>
-    mail.send(await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl })),
-  );
+  const outbox = startOutboxWorker(database.db, async (row) => {
+    const message = await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl, signingKey });
+    if (!message) return { dropped: "Not sent: nothing left to send by the time it was due" };
+    await mail.send(message);
+    return { sent: true };
+  });
   console.log(
     `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}`,
   );

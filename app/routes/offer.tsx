@@ -8,6 +8,7 @@ import { PageIntro } from "../chrome/page-intro";
 import { StoreImage } from "../image/store-image";
 import { DocumentMeta } from "../chrome/document-meta";
 import { deferredComponent } from "../platform/deferred-component";
+import { ProductReviewsSlot } from "../reviews/product-reviews-slot";
 
 // The product's texts fill the lower half of the page, below the bundles: their code loads next
 // to hydration instead of before it, and the server's HTML stays in place meanwhile.
@@ -27,7 +28,7 @@ export function loader(args: Route.LoaderArgs) {
  * /offer2 is the advertorial that leads to the offer; /offerexitpop adds the exit-intent dialog.
  */
 export default function OfferPage() {
-  const { offer, product, sections, advertorial, exitIntent } = useLoaderData<typeof loader>();
+  const { offer, productId, product, sections, advertorial, exitIntent } = useLoaderData<typeof loader>();
   const hero = offer.lines[0];
   if (advertorial) {
     return (
@@ -43,7 +44,7 @@ export default function OfferPage() {
         <OrderNowButton navigate={false} label={advertorial.cta} />
         <ProductsSection offer={offer} />
         <Suspense fallback={null}>
-          <OfferSections product={product} titles={sections} />
+          <OfferSections product={product} titles={sections} reviews={<ProductReviewsSlot productId={productId} />} />
         </Suspense>
       </article>
     );
@@ -59,7 +60,7 @@ export default function OfferPage() {
       </div>
       <ProductsSection offer={offer} />
       <Suspense fallback={null}>
-        <OfferSections product={product} titles={sections} />
+        <OfferSections product={product} titles={sections} reviews={<ProductReviewsSlot productId={productId} />} />
       </Suspense>
       {exitIntent ? (
         <Suspense fallback={null}>

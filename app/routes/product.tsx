@@ -12,6 +12,7 @@ import { storefrontStateContext } from "../market/request-context";
 import { useTranslate } from "../market/translate";
 import { DocumentMeta } from "../chrome/document-meta";
 import { deferredComponent } from "../platform/deferred-component";
+import { ProductReviewsSlot } from "../reviews/product-reviews-slot";
 
 // The product's texts fill the lower half of the page: their code loads next to hydration
 // instead of before it, and the server's HTML stays in place meanwhile.
@@ -26,6 +27,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   // A product with bundles shows them; a single product (the audio programme) one buy button.
   const offer = offerIdForRoute(entry?.name ?? plain) === productId ? offerForRoute(entry?.name ?? plain, market.currency, today) : null;
   return {
+    productId,
     offer,
     single: offer ? null : pricedBundle(`${productId}-1`, market.currency, today),
     product: productTextFor(lang, productId),
@@ -35,7 +37,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 /** /fibergum, /v8, /hypnotherapy and its A/B twin /hypnotherapyy. */
 export default function ProductPage() {
-  const { offer, single, product, sections } = useLoaderData<typeof loader>();
+  const { productId, offer, single, product, sections } = useLoaderData<typeof loader>();
   const t = useTranslate();
   const hero = offer?.lines[0] ?? single;
   return (
@@ -56,7 +58,7 @@ export default function ProductPage() {
       </section>
       {offer ? <ProductsSection offer={offer} /> : null}
       <Suspense fallback={null}>
-        <OfferSections product={product} titles={sections} />
+        <OfferSections product={product} titles={sections} reviews={<ProductReviewsSlot productId={productId} />} />
       </Suspense>
     </>
   );

@@ -84,14 +84,18 @@ const postRoutes = [
   "/admin/fulfilment",
   "/admin/orders/VN-2345-6789/refund",
   "/admin/privacy/erase",
+  "/admin/reviews/0b9f2a52-7d1e-4c1a-9d55-3f1e2a6b7c8d",
+  "/review/de?invitation=0b9f2a52-7d1e-4c1a-9d55-3f1e2a6b7c8d.AAAA",
+  "/review",
+  "/review-policy/fr",
   "/offer/de",
   "/",
   "/no-such-page",
 ] as const;
 
-const pagePaths = ["/", "/de", "/offer", "/offer/fr", "/offer/FR", "/take/ch-fr", "/checkout/de", "/upsell/de", "/thankyou/fr", "/summary/at", "/v1/es", "/legal-texts/de", "/builds/latest.json", "/assets/none.js", "/admin", "/admin/orders", "/healthz", "/favicon.ico", "/storefront-settings", "/funnel-view", "/webhooks/stripe", "/paypal-confirm/upsell"];
+const pagePaths = ["/", "/de", "/offer", "/offer/fr", "/offer/FR", "/take/ch-fr", "/checkout/de", "/upsell/de", "/thankyou/fr", "/summary/at", "/v1/es", "/legal-texts/de", "/builds/latest.json", "/assets/none.js", "/admin", "/admin/orders", "/healthz", "/favicon.ico", "/storefront-settings", "/funnel-view", "/webhooks/stripe", "/paypal-confirm/upsell", "/reviews/de/shape", "/reviews/fr", "/review/it", "/review-policy/de"];
 
-const formFields = ["email", "givenName", "familyName", "addressLine1", "postalCode", "city", "country", "method", "cardNumber", "cardExpiry", "cardCvc", "bundle", "token", "intent", "digitalConsent", "rating", "comment", "name", "orderNumber", "reason", "message", "step", "market", "src", "password", "next", "order", "line", "amount", "note", "confirmEmail", "_data", "__proto__", "constructor"];
+const formFields = ["email", "givenName", "familyName", "addressLine1", "postalCode", "city", "country", "method", "cardNumber", "cardExpiry", "cardCvc", "bundle", "token", "intent", "digitalConsent", "rating", "comment", "name", "orderNumber", "reason", "message", "step", "market", "src", "password", "next", "order", "line", "amount", "note", "confirmEmail", "invitation", "body", "decision", "_data", "__proto__", "constructor"];
 
 /** Values of fields that keep every form invalid: no valid rating, e-mail, intent or step is ever among them. */
 const badValues = ["", " ", "0", "6", "-1", "1e3", "NaN", "x".repeat(300), "not-an-email", "a@", "@b.c", "VN-0000-0000", "acceptt", "Decline", "DROP TABLE orders;--", "' OR 1=1 --", "<script>alert(1)</script>", "${7*7}", "{{7*7}}", "../../etc/passwd", "%00", "\u0000", "\uFFFF", "😀😀😀", "中文", "true", "null", "[]", "{}", "offerr", "XX"];
@@ -275,7 +279,7 @@ function record(tally: Tally, label: string, statuses: number[], text: string) {
 }
 
 /** Row counts of everything a request could write, and the total of counted page views. */
-const countedTables = ["orders", "order_lines", "order_events", "payments", "refunds", "outbox", "withdrawals", "refund_requests", "feedback", "webhook_events", "test_gateway_charges", "operator_sessions", "audit_log"];
+const countedTables = ["orders", "order_lines", "order_events", "payments", "refunds", "outbox", "withdrawals", "refund_requests", "feedback", "webhook_events", "test_gateway_charges", "operator_sessions", "audit_log", "review_invitations", "reviews"];
 const countQuery = `select ${countedTables.map((table) => `(select count(*) from ${table})::int as ${table}`).join(", ")}, (select coalesce(sum(views), 0) from page_views)::int as page_views`;
 
 describe("fuzzing the production server", () => {

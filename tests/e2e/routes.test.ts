@@ -14,13 +14,39 @@ function htmlAttribute(body: string, name: string): string | undefined {
   return new RegExp(`<html[^>]*\\b${name}="([^"]*)"`).exec(body)?.[1];
 }
 
-const pageRequests = routeEntries.flatMap((entry) => {
+// The review form opens only through an invitation's link; without one it explains that (below).
+const pageRequests = routeEntries.filter((entry) => entry.page !== "review").flatMap((entry) => {
   if (entry.param === "locale") return sampleLocales.map((locale) => [entry.pattern.replace(":locale", locale), entry] as const);
   if (entry.param === "from") return [[entry.pattern.replace(":from", "upsell"), entry] as const];
   return [[entry.pattern, entry] as const];
 });
 
 describe("every route", () => {
+  it.each([
+    ["/reviews/fr/shape", 200, "null"],
+    ["/reviews/at", 200, '{"overall":null,"products":{},"policyLink":{"href":"/review-policy/at","label":"So prüfen wir Bewertungen"}}'],
+    ["/reviews/fr/no-such-product", 404, '{"error":"unknown product"}'],
+  ])("%s answers %i with the published reviews as JSON", async (path, status, body) => {
+    const answer = await get(path);
+    expect(answer.response.status).toBe(status);
+    expect(answer.response.headers.get("content-type")).toContain("application/json");
+    expect(answer.body).toBe(body);
+  });
+
+  it("/reviews/xx/shape answers 404 for an unknown market", async () => {
+    expect((await get("/reviews/xx/shape")).response.status).toBe(404);
+  });
+
+  it.each(["/review", "/review/fr", "/review/de?invitation=0b9f2a52-7d1e-4c1a-9d55-3f1e2a6b7c8d.abc"])("%s without a valid invitation answers 404 and says why", async (path) => {
+    const { response, body } = await get(path);
+    expect(response.status).toBe(404);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    expect(htmlAttribute(body, "data-route")).toMatch(/^review(-2)?$/);
+    expect(body).toMatch(/<h1[^>]*>[^<]+<\/h1>/);
+    expect(body).toContain('data-testid="review-link-closed"');
+  });
+
+
   it.each(pageRequests)("%s answers 200 with its route name and layout", async (path, entry) => {
     const { response, body } = await get(path);
     expect(response.status).toBe(200);

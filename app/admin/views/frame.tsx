@@ -8,6 +8,7 @@ export const sections = [
   { id: "orders", href: "/admin/orders", label: "Orders" },
   { id: "fulfilment", href: "/admin/fulfilment", label: "Fulfilment" },
   { id: "requests", href: "/admin/requests", label: "Withdrawals & requests" },
+  { id: "reviews", href: "/admin/reviews", label: "Reviews" },
   { id: "privacy", href: "/admin/privacy", label: "Privacy requests" },
   { id: "report", href: "/admin/report", label: "Funnel report" },
 ] as const;

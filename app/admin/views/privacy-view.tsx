@@ -9,7 +9,7 @@ export function PrivacyView({ operator, email, notice }: { operator: Operator; e
       <div className="grid">
         <section className="panel" aria-labelledby="export">
           <h2 id="export">Export a customer's data</h2>
-          <p>Everything stored about an e-mail address (orders, payments, refunds, requests, feedback and e-mails sent), as a JSON file to send to the customer.</p>
+          <p>Everything stored about an e-mail address (orders, payments, refunds, reviews, requests, feedback and e-mails sent), as a JSON file to send to the customer.</p>
           <form method="post" action="/admin/privacy/export" className="actions">
             <label>
               E-mail address
@@ -21,8 +21,8 @@ export function PrivacyView({ operator, email, notice }: { operator: Operator; e
         <section className="panel" aria-labelledby="erase">
           <h2 id="erase">Erase a customer's data</h2>
           <p>
-            Names, addresses, phone numbers, e-mail addresses and messages are anonymised everywhere; order numbers, amounts and VAT stay for the accounts. E-mails still waiting to
-            be sent to the address are cancelled. This cannot be undone. The payment providers keep their own records.
+            Names, addresses, phone numbers, e-mail addresses and messages are anonymised everywhere; order numbers, amounts and VAT stay for the accounts. The orders' reviews are
+            deleted and e-mails still waiting to be sent to the address are cancelled. This cannot be undone. The payment providers keep their own records.
           </p>
           {may(operator, "erase") ? (
             <form method="post" action="/admin/privacy/erase">

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Database } from "../db/database.server";
-import { storeSecrets } from "../db/schema";
+import type { Database } from "./database.server";
+import { storeSecrets } from "./schema";
 
 /**
  * The key that signs checkout forms and order-access cookies. Made on the first start and kept in

@@ -1,0 +1,44 @@
+import { noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { htmlPage, readForm, redirect } from "./http.server";
+import { isReviewStatus, listReviews, moderateReview, type ModerationResult } from "./review-moderation.server";
+import { ReviewsView } from "./views/reviews-view";
+import type { Notice } from "./views/frame";
+
+const notices: Record<string, Notice> = {
+  published: { kind: "ok", text: "Review published. The storefront shows it within a minute." },
+  rejected: { kind: "ok", text: "Review rejected. The storefront no longer shows it within a minute." },
+  unchanged: { kind: "ok", text: "It had that status already." },
+};
+
+const refusals: Record<Extract<ModerationResult, { kind: "refused" }>["reason"], string> = {
+  not_found: "There is no such review. Nothing was changed.",
+  no_reason: "Choose the rule the review breaks to reject it. Nothing was changed.",
+};
+
+async function showReviews({ store, operator, url }: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
+  const shown = url.searchParams.get("status") ?? "pending";
+  const reviewStatus = isReviewStatus(shown) ? shown : "pending";
+  const page = await listReviews(store.db, reviewStatus, Number(url.searchParams.get("page") ?? "1"));
+  return htmlPage(<ReviewsView operator={operator} status={reviewStatus} page={page} notice={notice} />, status);
+}
+
+export const reviewRoutes: readonly AdminRoute[] = [
+  { method: "GET", pattern: /^\/admin\/reviews\/?$/, handle: (context) => showReviews(context, noticeFrom(context.url, notices)) },
+  {
+    method: "POST",
+    pattern: /^\/admin\/reviews\/([^/]+)$/,
+    params: ["id"],
+    async handle(context) {
+      const { store, operator, params, request } = context;
+      const form = await readForm(request);
+      const decision = form.get("decision") === "publish" ? ({ kind: "publish" } as const) : ({ kind: "reject", reason: form.get("reason") ?? "", note: form.get("note") ?? "" } as const);
+      const result = await moderateReview(store.db, operator, params.id ?? "", decision);
+      const back = form.get("back") ?? "pending";
+      const status = isReviewStatus(back) ? back : "pending";
+      if (result.kind === "refused") {
+        return showReviews({ ...context, url: new URL(`/admin/reviews?status=${status}`, context.url) }, { kind: "error", text: refusals[result.reason] }, result.reason === "not_found" ? 404 : 400);
+      }
+      return redirect(`/admin/reviews?status=${status}&done=${result.kind}`);
+    },
+  },
+];

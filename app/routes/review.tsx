@@ -1,0 +1,24 @@
+import { useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/review";
+import { productImageOf } from "../catalog/catalog.server";
+import { storefrontStateContext } from "../market/request-context";
+import { store } from "../platform/store.server";
+import { loadReviewPage, postReview, type ReviewActionData } from "../reviews/review-page.server";
+import { ReviewPageView } from "../reviews/review-page-view";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return loadReviewPage(request, context.get(storefrontStateContext).market, store(), productImageOf);
+}
+
+export function action({ request, context }: Route.ActionArgs) {
+  return postReview(request, context.get(storefrontStateContext).market, store());
+}
+
+export function headers(): HeadersInit {
+  return { "Cache-Control": "private, no-store" };
+}
+
+/** A verified buyer's review, reached only through the link of an invitation e-mail. */
+export default function ReviewPage() {
+  return <ReviewPageView page={useLoaderData<typeof loader>()} result={useActionData<ReviewActionData>()} />;
+}
