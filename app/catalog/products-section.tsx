@@ -12,7 +12,7 @@ function BundleCard({ line }: { line: OfferLine }) {
       {line.mostPopular ? <p className="bundle-card__popular">{t("products.mostPopular")}</p> : null}
       <StoreImage className="bundle-card__image" src={`${line.image}.svg`} preset="packshot" alt={line.productName} placeholder />
       <h3 id={headingId} className="bundle-card__title">
-        {line.productName} – {line.kind === "digital" ? t("products.digital") : t("products.units", { units: line.units })}
+        {line.productName} – <span className="bundle-card__units">{line.kind === "digital" ? t("products.digital") : t("products.units", { units: line.units })}</span>
       </h3>
       {line.savings.percent !== null ? (
         <p className="bundle-card__badge">{t.rich("products.savings", { percent: <Percent value={line.savings.percent} /> })}</p>

@@ -152,7 +152,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
                 </Field>
                 <div className="checkout-card__row">
                   <Field name="cardExpiry" label={texts.cardExpiry} error={error("cardExpiry")}>
-                    {(props) => <input {...props} type="text" inputMode="numeric" autoComplete={autocompleteTokens.cardExpiry} placeholder="MM/YY" />}
+                    {(props) => <input {...props} type="text" inputMode="numeric" autoComplete={autocompleteTokens.cardExpiry} />}
                   </Field>
                   <Field name="cardCvc" label={texts.cardCvc} error={error("cardCvc")}>
                     {(props) => <input {...props} type="text" inputMode="numeric" autoComplete={autocompleteTokens.cardCvc} maxLength={4} />}

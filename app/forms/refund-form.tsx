@@ -14,7 +14,7 @@ export function RefundForm({ texts }: { texts: FunnelTexts["refundForm"] }) {
     <FormShell id="refund-form-title" title={texts.title} sent={sent} success={texts.success} busy={busy} submitLabel={texts.submit} onSubmit={check}>
       <p>{texts.intro}</p>
       <Field name="orderNumber" label={texts.orderNumber} error={errors.orderNumber ? texts.errors.orderNumber : undefined}>
-        {(props) => <input {...props} type="text" autoComplete="off" defaultValue={values.orderNumber} placeholder="VN-123456" />}
+        {(props) => <input {...props} type="text" autoComplete="off" defaultValue={values.orderNumber} placeholder="VN-7K3M-Q9XD" />}
       </Field>
       <Field name="email" label={texts.email} error={errors.email ? texts.errors.email : undefined}>
         {(props) => <input {...props} type="email" autoComplete="email" defaultValue={values.email} />}

@@ -26,6 +26,75 @@ describe("on a 390-pixel phone", () => {
   });
 });
 
+/** Every page type, in the languages with the longest words (German, Finnish) and French. */
+const pageTypes = [
+  "/offer",
+  "/offer2",
+  "/take2",
+  "/lionoffer",
+  "/v1",
+  "/summary",
+  "/upsell",
+  "/collagen-upsell",
+  "/upsellfat",
+  "/fibergum",
+  "/v8",
+  "/thankyou",
+  "/checkout",
+  "/withdraw",
+  "/refund",
+  "/feedback",
+  "/terms",
+  "/addapp",
+];
+const longWordMarkets = ["de", "fr", "fi"];
+
+/** What a phone shows wrongly: a page wider than the screen, an element beside it, a stretched image. */
+function layoutProblems(): string[] {
+  const screen = window.innerWidth;
+  const problems: string[] = [];
+  const page = document.scrollingElement?.scrollWidth ?? 0;
+  if (page > screen) problems.push(`the page is ${page}px wide`);
+  for (const element of document.body.querySelectorAll<HTMLElement>("*")) {
+    if (element.closest(".visually-hidden, dialog:not([open])")) continue;
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    if (box.left < -0.5 || box.right > screen + 0.5) problems.push(`${element.tagName.toLowerCase()}.${element.getAttribute("class") ?? ""} reaches ${Math.round(box.left)}..${Math.round(box.right)}`);
+  }
+  for (const image of document.images) {
+    const width = Number(image.getAttribute("width"));
+    const height = Number(image.getAttribute("height"));
+    if (!width || !height || image.clientHeight === 0) continue;
+    // Within a pixel of rounding of the shape its width and height promise.
+    if (Math.abs(image.clientHeight - (image.clientWidth * height) / width) > 1) problems.push(`${image.alt || image.src} is drawn ${image.clientWidth}x${image.clientHeight}`);
+  }
+  return problems;
+}
+
+describe("every page type on a 390-pixel phone in German, French and Finnish", () => {
+  const cases = longWordMarkets.flatMap((market) => [...pageTypes.map((path) => [`${path}/${market}`, market]), ["/no-such-page", market]]);
+  it.each(cases)("%s (%s) fits the screen and draws its images undistorted", async (path, market) => {
+    // The 404 page speaks the language of the visitor's country.
+    await session.page.setExtraHTTPHeaders({ "CF-IPCountry": market.toUpperCase() });
+    await openHydrated(session.page, baseUrl + path + (path.startsWith("/checkout/") ? "?bundle=shape-3" : ""));
+    expect(await session.page.evaluate(layoutProblems)).toEqual([]);
+  });
+});
+
+describe("bundle cards side by side on a wide screen", () => {
+  it.each(["/offer/de", "/offer/fi", "/fibergum/fr"])("%s keep their pictures and titles level", async (path) => {
+    await session.page.setViewportSize({ width: 1280, height: 800 });
+    await openHydrated(session.page, baseUrl + path);
+    const tops = await session.page.evaluate(() =>
+      [".bundle-card__image", ".bundle-card__title"].map((selector) => [...document.querySelectorAll(selector)].map((element) => Math.round(element.getBoundingClientRect().top))),
+    );
+    for (const row of tops) {
+      expect(row.length).toBeGreaterThan(1);
+      expect(new Set(row).size, `${row.join(", ")}`).toBe(1);
+    }
+  });
+});
+
 describe("the footer's payment logos", () => {
   it.each([
     ["/offer/se", ["Swish", "Klarna"], []],
