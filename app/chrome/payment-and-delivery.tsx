@@ -14,25 +14,34 @@ const brandNames: Readonly<Record<string, string>> = {
   klarna: "Klarna",
 };
 
+/** The payment methods the visitor's market offers, as badges named in the page's language. */
+export function PaymentMethods({ testId = "payment-methods" }: { testId?: string }) {
+  const t = useTranslate();
+  const { market } = useStorefront();
+  const methods: readonly string[] = methodsByMarket[market.country];
+  return (
+    <ul className="payment-delivery__methods" aria-label={t("footer.paymentMethods")} data-testid={testId}>
+      {methods.map((method) => (
+        <li key={method}>
+          <StoreImage src={`payment/${method}.svg`} preset="payment" alt={method in described ? t(described[method as keyof typeof described]) : (brandNames[method] ?? method)} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The market's flag and name (in the market's language) and the payment methods it offers. */
 export function PaymentAndDelivery() {
   const t = useTranslate();
   const { market, countryName } = useStorefront();
   const region = market.country.slice(0, 2);
-  const methods: readonly string[] = methodsByMarket[market.country];
   return (
     <div className="payment-delivery">
       <p className="payment-delivery__country">
         <StoreImage src={`flags/${region.toLowerCase()}.svg`} preset="flag" alt="" />
         <span>{t("footer.deliveringTo", { country: countryName })}</span>
       </p>
-      <ul className="payment-delivery__methods" aria-label={t("footer.paymentMethods")} data-testid="payment-methods">
-        {methods.map((method) => (
-          <li key={method}>
-            <StoreImage src={`payment/${method}.svg`} preset="payment" alt={method in described ? t(described[method as keyof typeof described]) : (brandNames[method] ?? method)} />
-          </li>
-        ))}
-      </ul>
+      <PaymentMethods />
     </div>
   );
 }

@@ -1,10 +1,14 @@
-import { OrderNowButton } from "../chrome/order-now-button";
-import { PageIntro } from "../chrome/page-intro";
+import { useLoaderData } from "react-router";
+import type { Route } from "./+types/home";
+import { loadLandingPage } from "../landing/landing-loader.server";
+import { LandingPage } from "../landing/landing-page";
+import "../landing/landing.css";
 
+export function loader(args: Route.LoaderArgs) {
+  return loadLandingPage(args);
+}
+
+/** `/` and `/:locale`: the landing page, configured by `content/landing/`. */
 export default function HomePage() {
-  return (
-    <PageIntro messagePrefix="pages.home">
-      <OrderNowButton />
-    </PageIntro>
-  );
+  return <LandingPage view={useLoaderData<typeof loader>()} />;
 }
