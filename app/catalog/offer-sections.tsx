@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { ProductText } from "../funnel/content-schema";
+import { SupplementParticulars } from "./supplement-particulars";
 
 export interface OfferSectionTitles {
   benefitsTitle: string;
@@ -52,13 +53,7 @@ export function OfferSections({ product, titles, reviews }: { product: ProductTe
         {particulars ? (
           <>
             <h3>{titles.particularsTitle}</h3>
-            <ul className="offer-sections__particulars" data-testid="particulars">
-              {[particulars.dailyDose, particulars.doNotExceed, particulars.notASubstitute, particulars.keepAway, particulars.storage, particulars.warnings]
-                .filter(Boolean)
-                .map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-            </ul>
+            <SupplementParticulars particulars={particulars} className="offer-sections__particulars" testId="particulars" />
           </>
         ) : null}
       </section>

@@ -1,11 +1,12 @@
 /**
  * A rating as five stars, filled to the tenth (4.3 fills four and a third): drawn twice, the
- * filled row clipped over the empty one. Screen readers get the label instead.
+ * filled row clipped over the empty one. Screen readers get the label instead, or nothing when the
+ * text beside the stars says the same.
  */
-export function Stars({ value, label }: { value: number; label: string }) {
+export function Stars({ value, label }: { value: number; label?: string }) {
   const percent = Math.max(0, Math.min(100, (value / 5) * 100));
   return (
-    <span className="stars" role="img" aria-label={label}>
+    <span className="stars" {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}>
       <span className="stars__empty" aria-hidden="true">
         ★★★★★
       </span>

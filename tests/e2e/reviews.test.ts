@@ -167,11 +167,22 @@ describe("verified-buyer reviews", () => {
     await page.waitForURL(/\/review-policy\/de$/);
     expect(await page.locator("h1").textContent()).toBe("So prüfen wir Bewertungen");
 
-    // A French visitor reads French reviews: there are none yet, so there is no section.
+    // The landing page sums up every published review in the visitor's language.
+    await openHydrated(page, `${server.url}/at`);
+    const summary = page.getByTestId("rating-summary");
+    await expect.poll(() => summary.getByRole("link").count(), { timeout: 15_000 }).toBe(1);
+    expect(await summary.getByRole("link").textContent()).toBe("4,0 von 5 aus 1 verifizierten Bewertung");
+    expect(await summary.getByRole("link").getAttribute("href")).toBe("/review-policy/at");
+
+    // A French visitor reads French reviews: there are none yet, so there is no section and no summary.
     await openHydrated(page, `${server.url}/offer/fr`);
     await page.waitForLoadState("load");
     await page.waitForTimeout(1000);
     expect(await page.getByTestId("product-reviews").count()).toBe(0);
+    await openHydrated(page, `${server.url}/fr`);
+    await page.waitForLoadState("load");
+    await page.waitForTimeout(1000);
+    expect(await page.getByTestId("rating-summary").textContent()).toBe("");
     await page.context().close();
   });
 });
