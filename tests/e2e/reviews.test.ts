@@ -112,7 +112,7 @@ describe("verified-buyer reviews", () => {
     await page.getByLabel("4 Sterne – sehr gut").check();
     await page.locator('textarea[name="body"]').fill(reviewText);
     await page.getByRole("button", { name: "Bewertung senden" }).click();
-    await expect.poll(() => page.getByTestId("form-success").count()).toBe(1);
+    await expect.poll(() => page.getByTestId("form-success").count(), { timeout: 10_000 }).toBe(1);
     expect(await page.getByTestId("form-success").textContent()).toContain("Vielen Dank für Ihre Bewertung");
 
     await openHydrated(page, `${server.url}${reviewLink}`);

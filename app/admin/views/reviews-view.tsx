@@ -66,7 +66,7 @@ export function ReviewsView({ operator, status, page, notice }: { operator: Oper
           {tabLabels[status]} ({page.total})
         </h2>
         <p className="muted">
-          Publish every review that keeps to the published rules, whatever its rating; reject only for one of the rules below it. The text cannot be changed.
+          Publish every review that keeps to the published rules, whatever its rating; reject only for a rule it breaks, chosen beside Reject. The text cannot be changed.
         </p>
         {page.total === 0 ? (
           <p className="muted">None.</p>
