@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useAnalytics } from "../analytics/analytics";
 import { useCarriedSearch } from "../funnel/carried-search";
 import { FunnelLink } from "../funnel/funnel-link";
@@ -73,8 +74,14 @@ export function SiteFooter() {
   const { year, config, market } = useStorefront();
   const behaviour = footerBehaviour(useRouteName());
   const analytics = useAnalytics();
+  const footer = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // The footer hydrates after the page (decision record 20): this tells browser tests, as
+    // <html data-hydrated> does for the page, that its buttons now answer.
+    footer.current?.setAttribute("data-hydrated", "");
+  }, []);
   return (
-    <footer className="site-footer" data-testid="site-footer">
+    <footer ref={footer} className="site-footer" data-testid="site-footer">
       <nav aria-label={t("footer.linksLabel")}>
         <ul className="site-footer__links">
           <li>

@@ -19,7 +19,8 @@ function ClosedLink({ page }: { page: ClosedReviewPage }) {
 }
 
 function ReviewForm({ page }: { page: ReviewFormPage }) {
-  const { sent, errors, values, busy, check } = useValidatedForm(reviewFields, validateReview);
+  // Once the review is stored the page shows `Sent` instead of this form.
+  const { errors, values, busy, check } = useValidatedForm(reviewFields, validateReview);
   const texts = page.form;
   return (
     <section className="page-intro review-page">
@@ -29,8 +30,8 @@ function ReviewForm({ page }: { page: ReviewFormPage }) {
         <StoreImage src={`${page.product.image}.svg`} preset="packshot" alt="" />
         <h1>{texts.title}</h1>
       </div>
-      {sent ? null : <p className="page-intro__lead">{texts.intro}</p>}
-      <FormShell id="review-form-title" title={texts.rating} sent={sent} success={texts.success} busy={busy} submitLabel={texts.submit} onSubmit={check}>
+      <p className="page-intro__lead">{texts.intro}</p>
+      <FormShell id="review-form-title" title={texts.rating} sent={false} success={texts.success} busy={busy} submitLabel={texts.submit} onSubmit={check}>
         <input type="hidden" name="invitation" value={page.token} />
         <RatingField legend={texts.rating} options={texts.ratingOptions} value={values.rating} error={errors.rating ? texts.errors.rating : undefined} hideLegend />
         <Field name="body" label={texts.body} error={errors.body ? texts.errors.body : undefined}>
@@ -49,8 +50,25 @@ function ReviewForm({ page }: { page: ReviewFormPage }) {
   );
 }
 
-/** The review page: the form, or why the link cannot be used (also when that turned out on sending). */
+function Sent({ sent }: { sent: NonNullable<ReviewActionData["sent"]> }) {
+  return (
+    <section className="page-intro">
+      <DocumentMeta title={sent.title} />
+      <meta name="robots" content="noindex" />
+      <h1>{sent.title}</h1>
+      <p className="form-success" role="status" data-testid="form-success">
+        {sent.text}
+      </p>
+    </section>
+  );
+}
+
+/**
+ * The review page: the form, the thanks once it is sent (the link is used up by then, so the page's
+ * own data would say so), or why the link cannot be used (also when that turned out on sending).
+ */
 export function ReviewPageView({ page, result }: { page: ReviewPage; result: ReviewActionData | undefined }) {
+  if (result?.sent) return <Sent sent={result.sent} />;
   if (result?.closed) return <ClosedLink page={result.closed} />;
   if (page.kind !== "open") return <ClosedLink page={page} />;
   return <ReviewForm page={page} />;

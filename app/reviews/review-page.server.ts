@@ -34,6 +34,8 @@ export interface ReviewActionData {
   values: Record<string, string>;
   /** Set when the link could no longer be used at the time of sending. */
   closed?: ClosedReviewPage;
+  /** Set once the review is stored: the page then says so, whatever its link says now (used). */
+  sent?: { title: string; text: string };
 }
 
 const noStore = { "Cache-Control": "private, no-store" };
@@ -76,7 +78,11 @@ export async function postReview(request: Request, market: Market, { db, signing
   const errors = validateReview(values);
   if (Object.keys(errors).length > 0) return data<ReviewActionData>({ ok: false, errors, values }, { status: 400, headers: noStore });
   const outcome = await submitReview(db, signingKey, token, reviewValues(values));
-  if (outcome.kind === "stored") return data<ReviewActionData>({ ok: true, errors: {}, values: {} }, { headers: noStore });
+  if (outcome.kind === "stored") {
+    const texts = reviewTextsFor(market.locale).form;
+    const title = formatReviewText(texts.title, market.languageTag, { product: outcome.productName });
+    return data<ReviewActionData>({ ok: true, errors: {}, values: {}, sent: { title, text: texts.success } }, { headers: noStore });
+  }
   return data<ReviewActionData>(
     { ok: false, errors: {}, values: {}, closed: closedPage(outcome.kind, market) },
     { status: outcome.kind === "invalid" ? 404 : 410, headers: noStore },

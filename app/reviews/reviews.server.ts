@@ -37,7 +37,7 @@ export function reviewLanguageOf(marketCode: string, locale: string): string {
   return (tag.split("-")[0] ?? tag).toLowerCase();
 }
 
-export type SubmitOutcome = { kind: "stored"; reviewId: string } | Exclude<InvitationState, { kind: "open" }>;
+export type SubmitOutcome = { kind: "stored"; reviewId: string; productName: string } | Exclude<InvitationState, { kind: "open" }>;
 
 /**
  * Stores a review and uses up its invitation in one transaction, under a lock on the invitation:
@@ -65,7 +65,7 @@ export async function submitReview(db: Database, signingKey: string, token: stri
       test: order.test,
     });
     await tx.update(reviewInvitations).set({ usedAt: now }).where(eq(reviewInvitations.id, invitation.id));
-    return { kind: "stored", reviewId };
+    return { kind: "stored", reviewId, productName: line.productName };
   });
 }
 

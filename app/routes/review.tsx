@@ -1,4 +1,4 @@
-import { useActionData, useLoaderData } from "react-router";
+import { useActionData, useLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/review";
 import { productImageOf } from "../catalog/catalog.server";
 import { storefrontStateContext } from "../market/request-context";
@@ -12,6 +12,11 @@ export function loader({ request, context }: Route.LoaderArgs) {
 
 export function action({ request, context }: Route.ActionArgs) {
   return postReview(request, context.get(storefrontStateContext).market, store());
+}
+
+/** After a review is sent its link is used: reloading the page's data would only say that. */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+  return formMethod === "POST" ? false : defaultShouldRevalidate;
 }
 
 export function headers(): HeadersInit {

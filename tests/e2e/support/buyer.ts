@@ -29,10 +29,15 @@ function readable(eml: string): string {
   return joined.replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ""), "hex").toString("utf8"));
 }
 
-/** The .eml files the server wrote for an order number (decoded), waiting for the outbox worker. */
-export async function mailsFor(orderNumber: string): Promise<string[]> {
+/**
+ * The .eml files of one kind (by their Message-ID, `<kind.id@…>`) that the server wrote for an
+ * order number, decoded, waiting for the outbox worker: by default its confirmation, not the
+ * invitation to review that a digital item also brings.
+ */
+export async function mailsFor(orderNumber: string, kind = "order-confirmation"): Promise<string[]> {
   const dir = join(inject("dataDir"), "mail");
   const files = await readdir(dir).catch(() => [] as string[]);
-  const texts = await Promise.all(files.map(async (file) => readable(await readFile(join(dir, file), "utf8"))));
-  return texts.filter((text) => text.includes(orderNumber));
+  const messages = await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
+  const ofKind = new RegExp(`^Message-ID: <${kind}\\.`, "im");
+  return messages.filter((message) => ofKind.test(message)).map(readable).filter((text) => text.includes(orderNumber));
 }

@@ -31,10 +31,14 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Opens a URL and waits until React has hydrated the page, so clicks are handled by the app. */
+/**
+ * Opens a URL and waits until React has hydrated the page, its footer too (which hydrates from a
+ * chunk of its own), so clicks are handled by the app.
+ */
 export async function openHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url);
   await page.waitForSelector("html[data-hydrated]");
+  await page.waitForFunction(() => !document.querySelector('[data-testid="site-footer"]:not([data-hydrated])'));
 }
 
 export interface PageSession {
