@@ -50,6 +50,12 @@ function browserRouterProductionBuild(): Plugin {
 const shellShareCount = 5;
 
 /**
+ * Shared by many pages but not by most: the image component with the image manifest (about 3 KB),
+ * and the forms. They stay in chunks of their own, loaded by the pages that show them.
+ */
+const keptOutOfShell = /[\\/]app[\\/](image|forms)[\\/]|image-manifest/;
+
+/**
  * One chunk for what (nearly) every page runs: everything the client entry, the root route and
  * the layouts' page frame import statically (React, React DOM, the router, the header,
  * translations, analytics), and the small parts that at least `shellShareCount` page modules
@@ -79,8 +85,8 @@ function sharedShellChunk(): Plugin {
     for (const page of pageModules) {
       for (const id of closure(staticImports.get(page) ?? [], frame)) importers.set(id, (importers.get(id) ?? 0) + 1);
     }
-    const shared = [...importers].filter(([, count]) => count >= shellShareCount).map(([id]) => id);
-    return new Set([...frame, ...closure(shared, frame)]);
+    const shared = [...importers].filter(([id, count]) => count >= shellShareCount && !keptOutOfShell.test(id)).map(([id]) => id);
+    return new Set([...frame, ...[...closure(shared, frame)].filter((id) => !keptOutOfShell.test(id))]);
   };
   const inShell = (id: string): boolean => {
     shell ??= buildShell();
