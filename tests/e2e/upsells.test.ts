@@ -73,7 +73,8 @@ describe("one-click upsells", () => {
     await paidOrder("4000 0027 6000 3184");
     await acceptDigital();
     await page().waitForURL(/\/test-gateway\/authenticate\//);
-    expect((await page().locator("dd").allTextContents()).some((text) => /9,90\s€/.test(text))).toBe(true);
+    // The gateway's page may still be arriving when its address is already shown.
+    await expect.poll(async () => (await page().locator("dd").allTextContents()).some((text) => /9,90\s€/.test(text)), { timeout: 10_000 }).toBe(true);
     await page().getByTestId("gateway-approve").click();
     await page().waitForURL(/\/upsellMind\/fr\?src=v2$/);
     expect(await thankYouLines()).toHaveLength(2);
