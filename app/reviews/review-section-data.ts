@@ -22,7 +22,6 @@ export interface ProductReviewsData {
   average: string;
   averageValue: number;
   count: string;
-  summary: string;
   checkNote: string;
   policyLink: ReviewLink;
   showMore: string;

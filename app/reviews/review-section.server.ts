@@ -2,7 +2,7 @@ import type { Queryable } from "../db/database.server";
 import { routePath } from "../funnel/paths";
 import { formatDate } from "../market/date-time";
 import type { Market } from "../market/markets";
-import { publishedReviews, ratingSummaries, type RatingSummary } from "./reviews.server";
+import { publishedReviews, ratingSummaries, reviewLanguage, type RatingSummary } from "./reviews.server";
 import { formatReviewText as format, reviewTextsFor } from "./review-texts.server";
 import type { ProductReviewsData, RatingSummariesData } from "./review-section-data";
 
@@ -15,19 +15,17 @@ import type { ProductReviewsData, RatingSummariesData } from "./review-section-d
 /** How long an instance keeps what it read; moderation on the same instance clears it at once. */
 export const reviewCacheMs = 60_000;
 
-export function reviewLanguage(market: Pick<Market, "languageTag">): string {
-  return (market.languageTag.split("-")[0] ?? "").toLowerCase();
-}
+/** Averages are shown to one decimal, rounded half up (4.25 → 4.3), as review sites do. */
+const roundedAverage = (average: number) => Math.round(average * 10) / 10;
 
 function formatAverage(average: number, languageTag: string): string {
-  // Averages are shown to one decimal, rounded half up (4.25 → 4.3), as review sites do.
-  return new Intl.NumberFormat(languageTag, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(Math.round(average * 10) / 10);
+  return new Intl.NumberFormat(languageTag, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(roundedAverage(average));
 }
 
-function summaryText(summary: RatingSummary, market: Market): { average: string; label: string } {
-  const texts = reviewTextsFor(market.locale);
+/** "4,3 von 5 aus 12 verifizierten Bewertungen", with the rounded average the stars show. */
+function summaryOf(summary: Pick<RatingSummary, "average" | "count">, market: Market): { label: string; averageValue: number } {
   const average = formatAverage(summary.average, market.languageTag);
-  return { average, label: format(texts.summary.label, market.languageTag, { average, count: summary.count }) };
+  return { label: format(reviewTextsFor(market.locale).summary.label, market.languageTag, { average, count: summary.count }), averageValue: roundedAverage(summary.average) };
 }
 
 export async function productReviewsData(db: Queryable, market: Market, productId: string, includeTest: boolean): Promise<ProductReviewsData | null> {
@@ -41,9 +39,8 @@ export async function productReviewsData(db: Queryable, market: Market, productI
   return {
     title: texts.title,
     average: format(texts.average, tag, { average }),
-    averageValue: Math.round(summary.average * 10) / 10,
+    averageValue: roundedAverage(summary.average),
     count: format(texts.count, tag, { count: summary.count }),
-    summary: summaryText(summary, market).label,
     checkNote: texts.checkNote,
     policyLink: { href: routePath("review-policy-2", market.routeValue), label: texts.policyLink },
     showMore: texts.showMore,
@@ -62,10 +59,9 @@ export async function productReviewsData(db: Queryable, market: Market, productI
 export async function ratingSummariesData(db: Queryable, market: Market, includeTest: boolean): Promise<RatingSummariesData> {
   const summaries = await ratingSummaries(db, reviewLanguage(market), includeTest);
   const all = summaries.reduce((sum, row) => ({ total: sum.total + row.average * row.count, count: sum.count + row.count }), { total: 0, count: 0 });
-  const overall = all.count > 0 ? summaryText({ productId: "", average: all.total / all.count, count: all.count }, market) : null;
   return {
-    overall: overall && { label: overall.label, averageValue: Math.round((all.total / all.count) * 10) / 10 },
-    products: Object.fromEntries(summaries.map((row) => [row.productId, { label: summaryText(row, market).label, averageValue: Math.round(row.average * 10) / 10 }])),
+    overall: all.count > 0 ? summaryOf({ average: all.total / all.count, count: all.count }, market) : null,
+    products: Object.fromEntries(summaries.map((row) => [row.productId, summaryOf(row, market)])),
     policyLink: { href: routePath("review-policy-2", market.routeValue), label: reviewTextsFor(market.locale).section.policyLink },
   };
 }

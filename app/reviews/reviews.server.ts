@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "../db/database.server";
 import { reviewInvitations, reviews } from "../db/schema";
-import { marketForCountryCode } from "../market/markets";
+import { marketForCountryCode, type Market } from "../market/markets";
 import { invitationIdOf, invitationsByIds, type InvitationForReview } from "./invitations.server";
 import type { ReviewValues } from "./review-validation";
 
@@ -31,10 +31,14 @@ export function displayNameOf(givenName: string, familyName: string): string {
   return initial ? `${first} ${initial.toLocaleUpperCase()}.` : first;
 }
 
-/** The language of an order's market (`de` for de-CH and de-AT alike): reviews are shown per language. */
-export function reviewLanguageOf(marketCode: string, locale: string): string {
-  const tag = marketForCountryCode(marketCode)?.languageTag ?? locale.replace("_", "-");
-  return (tag.split("-")[0] ?? tag).toLowerCase();
+/** The language of a market (`de` for de-CH and de-AT alike): reviews are shown per language. */
+export function reviewLanguage(market: Pick<Market, "languageTag">): string {
+  return (market.languageTag.split("-")[0] ?? "").toLowerCase();
+}
+
+/** The language of an order's market; an order of a market no longer sold keeps its locale's. */
+function reviewLanguageOf(marketCode: string, locale: string): string {
+  return reviewLanguage(marketForCountryCode(marketCode) ?? { languageTag: locale.replace("_", "-") });
 }
 
 export type SubmitOutcome = { kind: "stored"; reviewId: string; productName: string } | Exclude<InvitationState, { kind: "open" }>;
