@@ -28,6 +28,8 @@ describe("content for every market", () => {
       const text = productTextFor(locale, id);
       expect(text.benefits.length).toBeGreaterThan(0);
       if (product.kind === "supplement") expect(text.particulars, `${id} in ${locale}`).not.toBeNull();
+      // Loaded texts keep each amount on one line with its unit ("3 g", "2 Kapseln").
+      expect(JSON.stringify(text), `${id} in ${locale}`).not.toMatch(/\d (?=[\p{L}%µ])/u);
     }
   });
 

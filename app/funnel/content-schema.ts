@@ -1,8 +1,13 @@
 import { z } from "zod";
+import { keepNumbersWithUnits } from "./number-spacing";
 
 /** Schemas of the funnel's content files (`content/funnel/`, `content/products/`). */
 
-const text = z.string().min(1, "must not be empty");
+// Names (question, option, bundle and route ids) are kept as written; texts are shown to visitors.
+const name = z.string().min(1, "must not be empty");
+const names = (min: number) => z.array(name).min(min, `needs at least ${min}`);
+const optionalText = z.string().transform(keepNumbersWithUnits);
+const text = name.transform(keepNumbersWithUnits);
 const texts = (min: number) => z.array(text).min(min, `needs at least ${min}`);
 
 export const quizzesFileSchema = z
@@ -10,11 +15,11 @@ export const quizzesFileSchema = z
     questions: z.record(
       z.string(),
       z.discriminatedUnion("type", [
-        z.object({ type: z.enum(["single", "multiple"]), options: texts(2) }).strict(),
+        z.object({ type: z.enum(["single", "multiple"]), options: names(2) }).strict(),
         z.object({ type: z.literal("number"), measure: z.enum(["age", "height", "weight"]) }).strict(),
       ]),
     ),
-    variants: z.record(z.string(), texts(1)),
+    variants: z.record(z.string(), names(1)),
   })
   .strict()
   .superRefine((file, context) => {
@@ -29,8 +34,8 @@ export const quizzesFileSchema = z
 
 export const upsellsFileSchema = z
   .object({
-    upsells: z.record(z.string(), z.object({ bundle: text, next: text }).strict()),
-    productPages: z.record(z.string(), text),
+    upsells: z.record(z.string(), z.object({ bundle: name, next: name }).strict()),
+    productPages: z.record(z.string(), name),
   })
   .strict();
 
@@ -38,7 +43,7 @@ const form = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
 
 export const funnelTextsSchema = z
   .object({
-    questions: z.record(z.string(), z.object({ title: text, hint: z.string(), options: z.record(z.string(), text) }).strict()),
+    questions: z.record(z.string(), z.object({ title: text, hint: optionalText, options: z.record(z.string(), text) }).strict()),
     variants: z.record(z.string(), z.object({ title: text, intro: text }).strict()),
     results: z.record(z.string(), z.object({ heading: text, text }).strict()),
     tips: z.record(z.string(), text),
@@ -87,7 +92,7 @@ export const funnelTextsSchema = z
   .strict();
 
 const particulars = z
-  .object({ dailyDose: text, doNotExceed: text, notASubstitute: text, keepAway: text, storage: text, warnings: z.string() })
+  .object({ dailyDose: text, doNotExceed: text, notASubstitute: text, keepAway: text, storage: text, warnings: optionalText })
   .strict();
 
 export const productTextSchema = z
