@@ -1,11 +1,14 @@
 import type { LegalText } from "./legal-texts";
 
-/** One legal text (terms, refund conditions) as a titled section of a page. */
-export function LegalTextSection({ text, id }: { text: LegalText | undefined; id: string }) {
+/**
+ * One legal text (terms, refund conditions) as a section of a page, titled by an h2 unless the
+ * page's own heading already names it (`headingId` is then left out).
+ */
+export function LegalTextSection({ text, headingId }: { text: LegalText | undefined; headingId?: string }) {
   if (!text) return null;
   return (
-    <section aria-labelledby={id}>
-      <h2 id={id}>{text.title}</h2>
+    <section aria-labelledby={headingId}>
+      {headingId ? <h2 id={headingId}>{text.title}</h2> : null}
       {text.paragraphs.map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
       ))}

@@ -25,7 +25,7 @@ export default function RefundPage() {
   const { refund, form } = useLoaderData<typeof loader>();
   return (
     <PageIntro messagePrefix="pages.refund">
-      <LegalTextSection text={refund} id="refund-terms-title" />
+      <LegalTextSection text={refund} headingId="refund-terms-title" />
       <RefundForm texts={form} />
     </PageIntro>
   );

@@ -14,7 +14,8 @@ export default function TermsPage() {
   const { terms } = useLoaderData<typeof loader>();
   return (
     <PageIntro messagePrefix="pages.terms">
-      <LegalTextSection text={terms} id="terms-title" />
+      {/* The page heading is the terms' own title: no second heading repeats it. */}
+      <LegalTextSection text={terms} />
     </PageIntro>
   );
 }

@@ -19,3 +19,13 @@ describe("the HTML of every page type", () => {
     expect(errors.map((error) => `${error.ruleId}: ${error.message} (${error.selector ?? ""})`)).toEqual([]);
   });
 });
+
+describe("the headings of every page type", () => {
+  it.each(pageTypes)("%s never repeats a heading right below itself", async (path) => {
+    const html = await (await fetch(baseUrl + path)).text();
+    const headings = [...html.matchAll(/<h[1-6][^>]*>([\s\S]*?)<\/h[1-6]>/g)].map((match) => (match[1] ?? "").replace(/<[^>]+>/g, "").trim());
+    expect(headings.length).toBeGreaterThan(0);
+    const repeats = headings.filter((heading, index) => index > 0 && heading === headings[index - 1]);
+    expect(repeats).toEqual([]);
+  });
+});
