@@ -7,7 +7,7 @@ import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { formatMoney, formatRate } from "../market/money";
 import { linesOf, orderById } from "../orders/order-records.server";
 import { routePath } from "../funnel/paths";
-import { invitationsByIds, invitationToken, reviewLink } from "../reviews/invitations.server";
+import { invitationsByIds, invitationToken, productsStillHeld, reviewLink } from "../reviews/invitations.server";
 import { mailText, type MailContent, type MailRow } from "./mail-content";
 import { formatMessage, mailTextsFor, type MailTexts } from "./mail-texts.server";
 import { MailView } from "./mail-view";
@@ -155,14 +155,18 @@ const reviewableStatuses: readonly string[] = ["paid", "fulfilled", "partially_r
 
 /**
  * The invitation to review each product of an order, one personal link per product. Links already
- * used or expired by the time it is sent are left out; with none left, nothing is sent.
+ * used or expired by the time it is sent, and products refunded meanwhile, are left out; with none
+ * left, nothing is sent.
  */
 async function reviewInvitation(row: OutboxRow, context: ComposeContext): Promise<MailContent | null> {
   const ids = Array.isArray(row.payload.invitationIds) ? row.payload.invitationIds.filter((id): id is string => typeof id === "string") : [];
   const now = new Date();
-  const open = (await invitationsByIds(context.db, ids)).filter(({ invitation }) => !invitation.usedAt && invitation.expiresAt > now);
-  const order = open[0]?.order;
+  const invited = await invitationsByIds(context.db, ids);
+  const order = invited[0]?.order;
   if (!order || order.erasedAt || !reviewableStatuses.includes(order.status)) return null;
+  const held = await productsStillHeld(context.db, order.id);
+  const open = invited.filter(({ invitation }) => !invitation.usedAt && invitation.expiresAt > now && held.has(invitation.productId));
+  if (open.length === 0) return null;
   const market = marketOf(order.market, order.locale);
   const { texts, format, greeting, signature, contact: contactLine } = common(order.locale, market, order.givenName);
   const t = texts.reviewInvitation;

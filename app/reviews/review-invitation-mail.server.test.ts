@@ -1,9 +1,12 @@
+import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
 import { orders, outbox, reviewInvitations } from "../db/schema";
 import { markFulfilled } from "../admin/fulfilment.server";
 import { composeMail } from "../mail/compose.server";
+import { refundOrder } from "../orders/refund-service.server";
+import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { useTestDatabase } from "../test-support/databases";
 import { invitationIdOf } from "./invitations.server";
@@ -62,5 +65,24 @@ describe("the invitation to review", () => {
     await db.update(orders).set({ status: "refunded" }).where(eq(orders.id, order.id));
     const { mail } = await invitationMail(order.id, "supplement");
     expect(mail).toBeNull();
+  });
+
+  it("leaves out a product refunded on its own, and is not sent once every product is", async () => {
+    const { order, lines } = await paidTestOrder(db, { upsells: ["collagen-1"] });
+    await markFulfilled(db, await testOperator(db), [order.id]);
+    const refundLine = async (source: string) => {
+      const line = lines.find((candidate) => candidate.source === source);
+      if (!line) throw new Error(`no line from ${source}`);
+      const providers = new Map([["test", new TestGateway(db)]]);
+      await refundOrder(db, providers, { orderId: order.id, scope: { kind: "lines", lineIds: [line.id] }, reason: "damaged", requestKey: randomUUID() });
+    };
+    await refundLine("upsell:upsell-1");
+    const { row, mail } = await invitationMail(order.id, "supplement");
+    expect(linksOf(mail?.text ?? "")).toHaveLength(1);
+    expect(mail?.html).toContain("Vitanor Shape bewerten");
+    expect(mail?.html).not.toContain("Collagen");
+
+    await refundLine("checkout");
+    expect(await composeMail(row, { db, ...context })).toBeNull();
   });
 });
