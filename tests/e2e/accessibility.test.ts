@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
-import { pageTypes } from "./html-validity.test";
 import { seriousViolations } from "./support/axe";
 import { openHydrated, openPageSession } from "./support/chromium";
+import { pageTypes } from "./support/page-types";
 
 const baseUrl = inject("baseUrl");
 // The checker is injected as an inline script, which the storefront's own CSP rightly refuses.

@@ -1,15 +1,9 @@
 import { HtmlValidate } from "html-validate";
 import { describe, expect, inject, it } from "vitest";
+import { pageTypes } from "./support/page-types";
 
 const baseUrl = inject("baseUrl");
 const validator = new HtmlValidate({ extends: ["html-validate:standard"] });
-
-export const pageTypes = [
-  "/", "/fr", "/offer/fr", "/offer2/de", "/take2/gb", "/lionoffer/se", "/offerexitpop/it", "/offerthanks", "/v1/fi", "/v31/gb",
-  "/summary/ch", "/summarypop/fr?step=bundle", "/v1ip-summary/ch-fr", "/upsell/it", "/upsellMind/dk", "/detolex-upsell/es",
-  "/thankyou/es", "/paypal-confirm/upsell", "/refund/de", "/terms/gb", "/feedback/dk", "/fibergum/fr", "/hypnotherapy/se",
-  "/v8/at", "/addapp/ch-fr", "/review-policy/it", "/review/fr", "/offer/xx", "/no/such/page",
-];
 
 describe("the HTML of every page type", () => {
   it.each(pageTypes)("%s has no validator error", async (path) => {
