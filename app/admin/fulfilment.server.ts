@@ -1,7 +1,8 @@
 import { stringify } from "csv-stringify/sync";
 import { and, asc, eq, inArray, isNotNull, isNull, not, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { orderLines, orders, refunds, type OrderStatus } from "../db/schema";
+import { lineRefunded } from "../db/refunded-lines";
+import { orderLines, orders, type OrderStatus } from "../db/schema";
 import { changeStatus, recordEvent } from "../orders/order-records.server";
 import { inviteReviews } from "../reviews/invitations.server";
 import { recordAudit, type Operator } from "./audit.server";
@@ -37,9 +38,6 @@ export interface FulfilmentRow {
   market: string;
   test: boolean;
 }
-
-/** A line that a pending or succeeded refund gave back stays in the warehouse. */
-const lineRefunded = sql`exists (select 1 from ${refunds} where ${refunds.orderId} = ${orderLines.orderId} and ${refunds.status} in ('pending', 'succeeded') and ${refunds.lineIds} @> jsonb_build_array(${orderLines.id}))`;
 
 /** The conditions under which an order line is waiting to be shipped. */
 function waitingToShip(): SQL {

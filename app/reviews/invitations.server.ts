@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, not } from "drizzle-orm";
 import type { Queryable, Transaction } from "../db/database.server";
-import { orderLines, orders, outbox, refunds, reviewInvitations } from "../db/schema";
+import { lineRefunded } from "../db/refunded-lines";
+import { orderLines, orders, outbox, reviewInvitations } from "../db/schema";
 import { routePath } from "../funnel/paths";
 import { marketForCountryCode } from "../market/markets";
 import { sign, verifySignature } from "../db/store-secret.server";
@@ -101,15 +102,13 @@ export async function invitationsByIds(db: Queryable, ids: readonly string[]): P
 }
 
 /**
- * The products of an order the buyer still has: those with a line that no succeeded refund has
- * given back. A product refunded on its own is not worth an invitation to review it.
+ * The products of an order the buyer still has: those with a line that no pending or succeeded
+ * refund has given back. A product refunded on its own is not worth an invitation to review it.
  */
 export async function productsStillHeld(db: Queryable, orderId: string): Promise<Set<string>> {
-  const given = await db
-    .select({ lineIds: refunds.lineIds })
-    .from(refunds)
-    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")));
-  const refundedLines = new Set(given.flatMap((refund) => refund.lineIds));
-  const lines = await db.select({ id: orderLines.id, productId: orderLines.productId }).from(orderLines).where(eq(orderLines.orderId, orderId));
-  return new Set(lines.filter((line) => !refundedLines.has(line.id)).map((line) => line.productId));
+  const held = await db
+    .selectDistinct({ productId: orderLines.productId })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, orderId), not(lineRefunded)));
+  return new Set(held.map((line) => line.productId));
 }
