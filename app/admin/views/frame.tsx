@@ -111,6 +111,27 @@ export function MarketSelect({ value, noneLabel }: { value: string; noneLabel: s
   );
 }
 
+/** A required choice of reason from a table of labels; without a default the operator must pick one. */
+export function ReasonSelect({ label, reasons, defaultValue }: { label: string; reasons: Record<string, string>; defaultValue?: string }) {
+  return (
+    <label>
+      {label}
+      <select name="reason" required defaultValue={defaultValue ?? ""}>
+        {defaultValue === undefined ? (
+          <option value="" disabled>
+            Choose…
+          </option>
+        ) : null}
+        {Object.entries(reasons).map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Newer and older pages of a list, each a plain link. */
 export function Pager({ page, pages, link, label }: { page: number; pages: number; link: (page: number) => string; label: string }) {
   if (pages <= 1) return null;

@@ -1,7 +1,7 @@
 import type { Operator } from "../audit.server";
 import { may } from "../operators.server";
 import type { OrderDetail, TimelineEntry } from "../order-queries.server";
-import { formatMinor, formatTime, Frame, statusLabel, type Notice } from "./frame";
+import { formatMinor, formatTime, Frame, ReasonSelect, statusLabel, type Notice } from "./frame";
 
 export const refundReasons = {
   withdrawal: "Customer withdrew from the contract",
@@ -170,16 +170,7 @@ export function OrderView({ operator, detail, refundKey, notice }: { operator: O
               <legend>Refund through the payment provider</legend>
               <p className="muted">Tick lines to refund them; with none ticked, everything not yet refunded ({money(paidMinor - refundedMinor)}) is refunded.</p>
               <div className="actions">
-                <label>
-                  Reason
-                  <select name="reason" required defaultValue="withdrawal">
-                    {Object.entries(refundReasons).map(([value, label]) => (
-                      <option key={value} value={value}>
-                        {label}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <ReasonSelect label="Reason" reasons={refundReasons} defaultValue="withdrawal" />
                 <label>
                   Note (optional)
                   <input type="text" name="note" maxLength={200} size={32} />

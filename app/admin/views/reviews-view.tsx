@@ -2,7 +2,7 @@ import { reviewStatuses, type ReviewStatus } from "../../db/schema";
 import type { Operator } from "../audit.server";
 import type { QueuePage } from "../queues.server";
 import { rejectionReasons, type ModerationRow } from "../review-moderation.server";
-import { formatTime, Frame, Pager, statusLabel, type Notice } from "./frame";
+import { formatTime, Frame, Pager, ReasonSelect, statusLabel, type Notice } from "./frame";
 
 const tabLabels: Record<ReviewStatus, string> = { pending: "Waiting", published: "Published", rejected: "Rejected" };
 
@@ -21,19 +21,7 @@ function Decision({ row, back }: { row: ModerationRow; back: ReviewStatus }) {
         <form method="post" action={action} className="stack">
           <input type="hidden" name="back" value={back} />
           <input type="hidden" name="decision" value="reject" />
-          <label>
-            Rule it breaks
-            <select name="reason" required defaultValue="">
-              <option value="" disabled>
-                Choose…
-              </option>
-              {Object.entries(rejectionReasons).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ReasonSelect label="Rule it breaks" reasons={rejectionReasons} />
           <label>
             Note (optional, internal)
             <input type="text" name="note" maxLength={500} />
