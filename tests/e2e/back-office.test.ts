@@ -1,13 +1,14 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe";
+import { addOperator, logIn } from "./support/back-office";
 import { launchChromium, openHydrated } from "./support/chromium";
+import { mailFiles } from "./support/mail-files";
 import { startServer, type RunningServer } from "./support/server";
 
 /**
@@ -22,10 +23,6 @@ const supportPassword = "support password 1234";
 const buyer = { email: "lena.schmidt@example.com", givenName: "Lena", familyName: "Schmidt", addressLine1: "Gartenweg 7", postalCode: "80331", city: "München" };
 
 const databaseKinds = process.env.TEST_DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
-
-function addOperator(env: Record<string, string>, email: string, role: string, password: string) {
-  return spawnSync(process.execPath, ["scripts/admin.mjs", "add-user", email, "--role", role], { input: `${password}\n`, env: { ...process.env, ...env }, encoding: "utf8" });
-}
 
 async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? "";
@@ -74,18 +71,8 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     return context.newPage();
   }
 
-  async function logIn(page: Page, email: string, password: string): Promise<void> {
-    await page.goto(`${server.url}/admin`);
-    await page.locator('input[autocomplete="username"]').fill(email);
-    await page.locator('input[autocomplete="current-password"]').fill(password);
-    await page.getByRole("button", { name: "Log in" }).click();
-  }
-
   async function mailsTo(address: string): Promise<string[]> {
-    const dir = join(dataDir, "mail");
-    const files = await readdir(dir).catch(() => [] as string[]);
-    const texts = await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
-    return texts.filter((text) => text.includes(`To: ${address}`));
+    return (await mailFiles(dataDir)).filter((text) => text.includes(`To: ${address}`));
   }
 
   it("adds operators on the command line, refusing a short password, and the server says how when there is none", { timeout: 120_000 }, async () => {
@@ -122,7 +109,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     expect(orderNumber).toMatch(/^VN-/);
 
     const admin = await newPage();
-    await logIn(admin, "owner@example.com", ownerPassword);
+    await logIn(admin, server.url, "owner@example.com", ownerPassword);
     await admin.waitForURL(`${server.url}/admin/orders`);
     for (const query of [buyer.email, orderNumber.toLowerCase(), "lena schm"]) {
       await admin.locator('input[name="q"]').fill(query);
@@ -141,7 +128,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
 
   it("refuses wrong passwords, a session that is not there, forged cross-site posts and a support operator's refund", { timeout: 60_000 }, async () => {
     const page = await newPage();
-    await logIn(page, "owner@example.com", "not the password");
+    await logIn(page, server.url, "owner@example.com", "not the password");
     expect(await page.getByRole("alert").textContent()).toContain("Wrong e-mail address or password");
     expect(await seriousViolations(page)).toEqual([]);
 
@@ -149,7 +136,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     expect(forgedSession.status).toBe(303);
     expect(forgedSession.headers.get("location")).toContain("/admin/login");
 
-    await logIn(page, "support@example.com", supportPassword);
+    await logIn(page, server.url, "support@example.com", supportPassword);
     await page.waitForURL(`${server.url}/admin/orders`);
     const cookie = (await page.context().cookies()).find((candidate) => candidate.name === "vitanor_admin");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/admin" });
@@ -169,7 +156,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
 
   it("lists the order for the warehouse once its funnel ended, exports the CSV and marks it fulfilled", { timeout: 60_000 }, async () => {
     const page = await newPage();
-    await logIn(page, "support@example.com", supportPassword);
+    await logIn(page, server.url, "support@example.com", supportPassword);
     await page.goto(`${server.url}/admin/fulfilment`);
     expect(await seriousViolations(page)).toEqual([]);
     const csvLink = page.getByTestId("admin-fulfilment-csv");
@@ -190,7 +177,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
 
   it("refunds a single line through the provider, with a refund e-mail to the buyer", { timeout: 60_000 }, async () => {
     const page = await newPage();
-    await logIn(page, "owner@example.com", ownerPassword);
+    await logIn(page, server.url, "owner@example.com", ownerPassword);
     await page.goto(`${server.url}/admin/orders/${orderNumber}`);
     expect(await seriousViolations(page)).toEqual([]);
     await page.locator('input[name="line"]').first().check();
@@ -223,7 +210,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     await buyerPage.context().close();
 
     const page = await newPage();
-    await logIn(page, "support@example.com", supportPassword);
+    await logIn(page, server.url, "support@example.com", supportPassword);
     await page.goto(`${server.url}/admin/requests`);
     expect(await seriousViolations(page)).toEqual([]);
     const queue = page.getByTestId("admin-withdrawals");
@@ -239,7 +226,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
 
   it("exports a customer's data and lets only an owner erase it, keeping the amounts", { timeout: 60_000 }, async () => {
     const support = await newPage();
-    await logIn(support, "support@example.com", supportPassword);
+    await logIn(support, server.url, "support@example.com", supportPassword);
     await support.goto(`${server.url}/admin/privacy`);
     expect(await seriousViolations(support)).toEqual([]);
     const exported = await support.request.post(`${server.url}/admin/privacy/export`, { form: { email: buyer.email.toUpperCase() }, headers: { origin: server.url } });
@@ -251,7 +238,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     await support.context().close();
 
     const page = await newPage();
-    await logIn(page, "owner@example.com", ownerPassword);
+    await logIn(page, server.url, "owner@example.com", ownerPassword);
     await page.goto(`${server.url}/admin/privacy`);
     const erase = page.locator('form[action="/admin/privacy/erase"]');
     await erase.locator('[name="email"]').fill("nobody@example.com");
@@ -277,7 +264,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
 
   it("reads the funnel report, keeps storefront pages free of back-office code, and logs out", { timeout: 60_000 }, async () => {
     const page = await newPage();
-    await logIn(page, "owner@example.com", ownerPassword);
+    await logIn(page, server.url, "owner@example.com", ownerPassword);
     const day = new Date().toISOString().slice(0, 10);
     await page.goto(`${server.url}/admin/report?from=${day}&to=${day}&test=1`);
     const report = page.getByTestId("funnel-report");

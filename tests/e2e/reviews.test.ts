@@ -1,12 +1,13 @@
-import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe";
+import { addOperator, logIn } from "./support/back-office";
 import { fillContact, payByCard } from "./support/buyer";
 import { launchChromium, openHydrated } from "./support/chromium";
+import { mailFiles, readable } from "./support/mail-files";
 import { startServer, type RunningServer } from "./support/server";
 
 /**
@@ -19,12 +20,6 @@ const password = "owner password 1234";
 const buyer = { email: "jonas.weber@example.com", givenName: "Jonas", familyName: "Weber", addressLine1: "Lindenallee 3", postalCode: "50667", city: "Köln" };
 const reviewText = "Nehme sie seit drei Wochen vor dem Mittagessen. <b>Einfach</b> zu schlucken – & die Packung reicht lange.";
 
-/** A message's text with quoted-printable soft breaks and escapes undone. */
-function readable(eml: string): string {
-  const joined = eml.replace(/=\r?\n/g, "");
-  return joined.replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ""), "hex").toString("utf8"));
-}
-
 describe("verified-buyer reviews", () => {
   let dataDir: string;
   let server: RunningServer;
@@ -35,7 +30,7 @@ describe("verified-buyer reviews", () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "storefront-reviews-"));
     const env = { DATA_DIR: dataDir, REVIEW_INVITATION_DELAY_DAYS: "0" };
-    const added = spawnSync(process.execPath, ["scripts/admin.mjs", "add-user", "owner@example.com", "--role", "owner"], { input: `${password}\n`, env: { ...process.env, ...env }, encoding: "utf8" });
+    const added = addOperator(env, "owner@example.com", "owner", password);
     expect(added.status, added.stderr).toBe(0);
     server = await startServer(env);
     browser = await launchChromium();
@@ -52,9 +47,7 @@ describe("verified-buyer reviews", () => {
   }
 
   async function invitationMails(): Promise<string[]> {
-    const dir = join(dataDir, "mail");
-    const files = await readdir(dir).catch(() => [] as string[]);
-    const texts = await Promise.all(files.map(async (file) => readable(await readFile(join(dir, file), "utf8"))));
+    const texts = (await mailFiles(dataDir)).map(readable);
     return texts.filter((text) => text.includes(`To: ${buyer.email}`) && text.includes("/review/de?invitation="));
   }
 
@@ -73,10 +66,7 @@ describe("verified-buyer reviews", () => {
     expect(await invitationMails()).toEqual([]);
 
     const admin = await newPage();
-    await admin.goto(`${server.url}/admin`);
-    await admin.locator('input[autocomplete="username"]').fill("owner@example.com");
-    await admin.locator('input[autocomplete="current-password"]').fill(password);
-    await admin.getByRole("button", { name: "Log in" }).click();
+    await logIn(admin, server.url, "owner@example.com", password);
     await admin.waitForURL(`${server.url}/admin/orders`);
     await admin.goto(`${server.url}/admin/fulfilment`);
     await admin.getByRole("button", { name: "Mark ticked orders fulfilled" }).click();
@@ -132,10 +122,7 @@ describe("verified-buyer reviews", () => {
     await page.waitForTimeout(500);
     expect(await page.getByTestId("product-reviews").count()).toBe(0);
 
-    await page.goto(`${server.url}/admin`);
-    await page.locator('input[autocomplete="username"]').fill("owner@example.com");
-    await page.locator('input[autocomplete="current-password"]').fill(password);
-    await page.getByRole("button", { name: "Log in" }).click();
+    await logIn(page, server.url, "owner@example.com", password);
     await page.waitForURL(`${server.url}/admin/orders`);
     await page.getByRole("link", { name: "Reviews" }).click();
     const row = page.getByTestId("admin-review");

@@ -1,8 +1,7 @@
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { inject } from "vitest";
 import { openHydrated } from "./chromium";
+import { mailFiles, readable } from "./mail-files";
 
 /** A buyer in France going through the checkout with the test gateway's card form. */
 export const buyer = { email: "anna.muster@example.com", givenName: "Anna", familyName: "Muster", addressLine1: "12 rue de la Paix", postalCode: "75002", city: "Paris" };
@@ -23,21 +22,13 @@ export async function payByCard(page: Page, number: string): Promise<void> {
   await page.getByTestId("place-order").click();
 }
 
-/** A message's text with quoted-printable soft breaks and escapes undone, to search for words. */
-function readable(eml: string): string {
-  const joined = eml.replace(/=\r?\n/g, "");
-  return joined.replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ""), "hex").toString("utf8"));
-}
-
 /**
  * The .eml files of one kind (by their Message-ID, `<kind.id@…>`) that the server wrote for an
  * order number, decoded, waiting for the outbox worker: by default its confirmation, not the
  * invitation to review that a digital item also brings.
  */
 export async function mailsFor(orderNumber: string, kind = "order-confirmation"): Promise<string[]> {
-  const dir = join(inject("dataDir"), "mail");
-  const files = await readdir(dir).catch(() => [] as string[]);
-  const messages = await Promise.all(files.map((file) => readFile(join(dir, file), "utf8")));
+  const messages = await mailFiles(inject("dataDir"));
   const ofKind = new RegExp(`^Message-ID: <${kind}\\.`, "im");
   return messages.filter((message) => ofKind.test(message)).map(readable).filter((text) => text.includes(orderNumber));
 }
