@@ -6,7 +6,6 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { cachedRenderHeader, contentSecurityPolicy, nonceSource } from "../server/csp";
-import { stripePageOrigins } from "./checkout/stripe-page-origins.server";
 import { CspNonceContext } from "./platform/csp-nonce";
 import { stripModulePreloads } from "./platform/strip-module-preloads";
 
@@ -51,8 +50,7 @@ export default function handleRequest(
   routerContext: EntryContext,
 ) {
   const nonce = isPrerender(request) ? undefined : randomBytes(16).toString("base64");
-  const checkout = routerContext.staticHandlerContext.matches.some((match) => match.route.id === "checkout" || match.route.id === "checkout-2");
-  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([nonceSource(nonce)], process.env, checkout ? stripePageOrigins() : {}));
+  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([nonceSource(nonce)]));
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -33,3 +33,33 @@ describe("contentSecurityPolicy", () => {
     expect(policy).toContain("connect-src 'self' https://www.googletagmanager.com https://*.google-analytics.com");
   });
 });
+
+describe("contentSecurityPolicy with Stripe configured", () => {
+  it.each([
+    [
+      "Stripe.js from Stripe",
+      { STRIPE_PUBLISHABLE_KEY: "pk_live_x" },
+      {
+        script: "script-src 'self' https://js.stripe.com https://*.js.stripe.com",
+        frame: "frame-src 'self' https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com",
+        connect: "connect-src 'self' https://api.stripe.com",
+      },
+    ],
+    [
+      "a stand-in served elsewhere",
+      { STRIPE_PUBLISHABLE_KEY: "pk_test_x", STRIPE_JS_URL: "http://127.0.0.1:4100/v3" },
+      { script: "script-src 'self' http://127.0.0.1:4100", frame: "frame-src 'self' http://127.0.0.1:4100", connect: "connect-src 'self' http://127.0.0.1:4100" },
+    ],
+  ])("opens every page to %s", (_, env, expected) => {
+    const policy = contentSecurityPolicy([], env);
+    expect(policy).toContain(expected.script);
+    expect(policy).toContain(expected.frame);
+    expect(policy).toContain(expected.connect);
+  });
+
+  it("opens nothing for Stripe while it is not configured", () => {
+    const policy = contentSecurityPolicy([], { STRIPE_JS_URL: "https://js.stripe.com/v3/" });
+    expect(policy).not.toContain("stripe");
+    expect(policy).not.toContain("frame-src");
+  });
+});

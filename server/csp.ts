@@ -1,14 +1,39 @@
 import { createHash } from "node:crypto";
 
-/** Origins a setting brings in: Cloudflare Images, and the tag manager once a visitor consents. */
-function thirdPartyOrigins(env: NodeJS.ProcessEnv): { script: string[]; img: string[]; connect: string[] } {
+interface Origins {
+  script: string[];
+  frame: string[];
+  connect: string[];
+}
+
+/**
+ * The origins Stripe's Payment Element needs (https://docs.stripe.com/security/guide#content-security-policy),
+ * on every storefront page while Stripe takes payments: buyers reach the checkout by client-side
+ * navigation, which keeps the first page's policy (decision record 23). Stripe.js's own origin comes
+ * from the settings, so a stand-in served elsewhere (the tests' fake) is allowed instead.
+ */
+function stripeOrigins(env: NodeJS.ProcessEnv): Origins {
+  if (!env.STRIPE_PUBLISHABLE_KEY) return { script: [], frame: [], connect: [] };
+  const js = new URL(env.STRIPE_JS_URL || "https://js.stripe.com/v3/").origin;
+  if (js !== "https://js.stripe.com") return { script: [js], frame: [js], connect: [js] };
+  return {
+    script: [js, "https://*.js.stripe.com"],
+    frame: [js, "https://*.js.stripe.com", "https://hooks.stripe.com"],
+    connect: ["https://api.stripe.com"],
+  };
+}
+
+/** Origins a setting brings in: Cloudflare Images, the payment provider, and the tag manager once a visitor consents. */
+function thirdPartyOrigins(env: NodeJS.ProcessEnv): Origins & { img: string[] } {
   const images = env.IMAGE_PROVIDER === "cloudflare" ? ["https://imagedelivery.net"] : [];
   const tagManager = env.GTM_ID ? ["https://www.googletagmanager.com"] : [];
   const analytics = env.GTM_ID ? ["https://*.google-analytics.com", "https://*.analytics.google.com"] : [];
+  const stripe = stripeOrigins(env);
   return {
-    script: tagManager,
+    script: [...tagManager, ...stripe.script],
+    frame: stripe.frame,
     img: [...images, ...tagManager, ...analytics],
-    connect: [...tagManager, ...analytics],
+    connect: [...tagManager, ...analytics, ...stripe.connect],
   };
 }
 
@@ -17,24 +42,17 @@ function thirdPartyOrigins(env: NodeJS.ProcessEnv): { script: string[]; img: str
  * writes into the document (by nonce for pages rendered per request, by hash for prerendered
  * files), and only the third-party origins that the settings switch on.
  */
-/** Origins one page opens besides the settings' (Stripe on the checkout alone). */
-export interface PageOrigins {
-  script?: readonly string[];
-  frame?: readonly string[];
-  connect?: readonly string[];
-}
-
-export function contentSecurityPolicy(inlineScriptSources: readonly string[], env: NodeJS.ProcessEnv = process.env, page: PageOrigins = {}): string {
+export function contentSecurityPolicy(inlineScriptSources: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
   const origins = thirdPartyOrigins(env);
   const join = (...parts: readonly string[]) => parts.filter(Boolean).join(" ");
   return [
     "default-src 'self'",
-    `script-src ${join("'self'", ...inlineScriptSources, ...origins.script, ...(page.script ?? []))}`,
+    `script-src ${join("'self'", ...inlineScriptSources, ...origins.script)}`,
     "style-src 'self'",
     `img-src ${join("'self'", "data:", ...origins.img)}`,
     "font-src 'self'",
-    `connect-src ${join("'self'", ...origins.connect, ...(page.connect ?? []))}`,
-    ...(page.frame?.length ? [`frame-src ${join("'self'", ...page.frame)}`] : []),
+    `connect-src ${join("'self'", ...origins.connect)}`,
+    ...(origins.frame.length ? [`frame-src ${join("'self'", ...origins.frame)}`] : []),
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readCommerceSettings, type CommerceSettings } from "./commerce-settings";
 
 const cwd = "/srv/storefront";
+const stripeKeys = { STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
+const paypalKeys = { PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "hook" };
 
 describe("readCommerceSettings", () => {
   it("has defaults for everything", () => {
@@ -54,6 +56,8 @@ describe("readCommerceSettings", () => {
     ["a bare MAIL_FROM address", { MAIL_FROM: "orders@example.com" }, { mailFrom: "orders@example.com" }],
     ["a MAIL_FROM with a name", { MAIL_FROM: "Vitanor Shop <orders@example.com>" }, { mailFrom: "Vitanor Shop <orders@example.com>" }],
     ["STORE_MODE test", { STORE_MODE: "test" }, { storeMode: "test" }],
+    ["STORE_MODE live with Stripe", { STORE_MODE: "live", ...stripeKeys }, { storeMode: "live", paypal: null, stripe: expect.objectContaining({ secretKey: "sk_live_x", jsUrl: "https://js.stripe.com/v3/" }) }],
+    ["STORE_MODE live with PayPal, on PayPal's live API", { STORE_MODE: "live", ...paypalKeys }, { storeMode: "live", stripe: null, paypal: expect.objectContaining({ apiUrl: "https://api-m.paypal.com" }) }],
     ["an empty STORE_MODE", { STORE_MODE: "" }, { storeMode: "test" }],
   ])("%s", (_name, env, expected) => {
     expect(readCommerceSettings(env, cwd)).toMatchObject(expected);

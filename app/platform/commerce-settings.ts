@@ -45,7 +45,7 @@ function readUrl(env: Env, name: string, protocols: string[]): string | null {
 
 const mailboxPattern = /^(?:[^<>@\s]+(?: [^<>@\s]+)* <)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/;
 
-/** The payment providers that can take real money; none exists yet besides the test gateway. */
+/** The payment providers that take real money; the test gateway never does. */
 const liveProviderVariables = ["STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET", "PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID"];
 
 function readWholeNumber(env: Env, name: string, fallback: number, max: number): number {
@@ -67,18 +67,18 @@ function readSet<K extends string>(env: Env, names: readonly K[]): Record<K, str
 export function readCommerceSettings(env: Env, cwd: string = process.cwd()): CommerceSettings {
   const storeMode = env.STORE_MODE || "test";
   if (storeMode !== "test" && storeMode !== "live") throw new Error(`STORE_MODE must be 'test' or 'live', got '${storeMode}'.`);
-  if (storeMode === "live") {
-    throw new Error(
-      `STORE_MODE=live needs a payment provider that takes real money, and only the test gateway is configured. ` +
-        `Set ${liveProviderVariables.join(", or ")} (or leave STORE_MODE unset to run in test mode).`,
-    );
-  }
   const mailFrom = env.MAIL_FROM || `${site.brand} <${contact.email}>`;
   if (!mailboxPattern.test(mailFrom)) throw new Error(`MAIL_FROM must be an e-mail address, optionally with a name ('Vitanor <orders@example.com>'), got '${mailFrom}'.`);
   const publicUrl = readUrl(env, "PUBLIC_URL", ["http", "https"]) ?? `http://localhost:${env.PORT || "3000"}`;
   const reviewInvitationDelayDays = readWholeNumber(env, "REVIEW_INVITATION_DELAY_DAYS", 7, 90);
   const paypal = readSet(env, ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const);
   const stripe = readSet(env, ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const);
+  if (storeMode === "live" && !stripe && !paypal) {
+    throw new Error(
+      `STORE_MODE=live needs a payment provider that takes real money, and none is configured (the test gateway takes none). ` +
+        `Set ${liveProviderVariables.join(", or ")} (or leave STORE_MODE unset to run in test mode).`,
+    );
+  }
   return {
     dataDir: resolve(cwd, env.DATA_DIR || "data"),
     databaseUrl: readUrl(env, "DATABASE_URL", ["postgres", "postgresql"]),
