@@ -10,5 +10,7 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.{ts,tsx}", "content/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
     environment: "node",
+    // Database tests share two cores with the build and the browsers in CI: a slow moment is not a failure.
+    testTimeout: 20_000,
   },
 });

@@ -9,6 +9,7 @@ import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-s
 import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
+import { paymentSetupOf } from "../payments/payment-setup";
 import type { DeclineCode, PaymentOutcome } from "../payments/provider";
 import { store } from "../platform/store.server";
 import { nextPagePath } from "../upsells/upsell-page.server";
@@ -56,10 +57,6 @@ function contactValues(order: Order): Record<string, string> {
   return Object.fromEntries(contactFields.map((field) => [field, order[field]]));
 }
 
-function configuredProviders(providers: ReadonlyMap<string, unknown>) {
-  return { paypal: providers.has("paypal"), stripe: providers.has("stripe") };
-}
-
 export async function loadCheckout({ request, context }: RouteArgs) {
   const { market, lang } = context.get(storefrontStateContext);
   const { signingKey, settings, providers } = store();
@@ -70,7 +67,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
     texts,
     testMode: settings.storeMode === "test",
     country: deliveryCountry(market),
-    methods: paymentMethodsFor(market, configuredProviders(providers)),
+    methods: paymentMethodsFor(market, paymentSetupOf(providers.keys())),
     // Only the publishable key and where Stripe.js comes from reach the page.
     stripe: settings.stripe && providers.has("stripe") ? { publishableKey: settings.stripe.publishableKey, jsUrl: settings.stripe.jsUrl } : null,
   };
@@ -137,7 +134,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   if (tokenCheck !== "valid") return reply(tokenCheck === "expired" ? 400 : 403, texts.expired, {}, newCheckoutToken(signingKey, values.bundle ?? ""));
 
   const country = deliveryCountry(market);
-  const methods = paymentMethodsFor(market, configuredProviders(providers));
+  const methods = paymentMethodsFor(market, paymentSetupOf(providers.keys()));
   const digital = quote.lines.some((line) => line.kind === "digital");
   const errors = validateCheckout(values, { country, methods, digital, today: new Date() });
   if (Object.keys(errors).length > 0) return reply(400, texts.errorSummary, errors);

@@ -1,5 +1,8 @@
-import { markets as methodsByMarket } from "../../content/commerce/payment-methods.json";
+import { useEffect, useState } from "react";
 import { StoreImage } from "../image/store-image";
+import { paymentMarksFor, unknownPaymentSetup, type PaymentSetup } from "../payments/payment-setup";
+import { afterPageLoad } from "../platform/idle";
+import { fetchRuntimeSettings } from "../platform/runtime-settings";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 
@@ -14,11 +17,32 @@ const brandNames: Readonly<Record<string, string>> = {
   klarna: "Klarna",
 };
 
-/** The payment methods the visitor's market offers, as badges named in the page's language. */
+/**
+ * Which providers take payments is known when the server starts, not when pages are prerendered,
+ * so the marks appear once the page has loaded; the row keeps its height meanwhile.
+ */
+function usePaymentSetup(): PaymentSetup {
+  const [setup, setSetup] = useState(unknownPaymentSetup);
+  useEffect(() => {
+    let current = true;
+    const cancel = afterPageLoad(() => {
+      void fetchRuntimeSettings().then(({ payments }) => {
+        if (current) setSetup(payments);
+      });
+    });
+    return () => {
+      current = false;
+      cancel();
+    };
+  }, []);
+  return setup;
+}
+
+/** The payment methods the visitor's market offers with the store's providers, as badges named in the page's language. */
 export function PaymentMethods({ testId = "payment-methods" }: { testId?: string }) {
   const t = useTranslate();
   const { market } = useStorefront();
-  const methods: readonly string[] = methodsByMarket[market.country];
+  const methods = paymentMarksFor(market.country, usePaymentSetup());
   return (
     <ul className="payment-delivery__methods" aria-label={t("footer.paymentMethods")} data-testid={testId}>
       {methods.map((method) => (

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { createMemoryRouter, RouterContextProvider, RouterProvider } from "react-router";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import HomePage from "../routes/home";
 import { offerForRoute } from "../catalog/catalog.server";
 import { particularLines } from "../catalog/supplement-particulars";
@@ -12,8 +12,17 @@ import { storefrontState, WithStorefront } from "../test-support/storefront";
 import { catalogProduct, landing, landingTextsFor } from "./landing-content.server";
 import { loadLandingPage } from "./landing-loader.server";
 import { LandingPage } from "./landing-page";
+import { runtimeSettingsPath } from "../platform/runtime-settings";
 
 afterEach(cleanup);
+
+// A store whose Stripe and PayPal take payments, as `/storefront-settings` tells the page.
+const realFetch = globalThis.fetch;
+beforeAll(() => {
+  const settings = { gtmId: null, buildCheckIntervalMs: 3_600_000, payments: { testGateway: false, stripe: true, paypal: true } };
+  vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => (String(input).endsWith(runtimeSettingsPath) ? Promise.resolve(Response.json(settings)) : realFetch(input, init)));
+});
+afterAll(() => vi.unstubAllGlobals());
 
 /** One market per locale: the market whose own language it is. */
 const marketsByLocale: [string, CountryCode][] = [
@@ -109,7 +118,8 @@ describe.each(marketsByLocale)("the landing page in %s", (locale, country) => {
     expect(notes.getByRole("heading", { name: texts.delivery.freeTitle })).toBeDefined();
     expect(screen.getByTestId("landing-notes").textContent).toContain(texts.delivery.text);
     expect(notes.getByRole("heading", { name: texts.payment.title })).toBeDefined();
-    expect(within(notes.getByTestId("landing-payment-methods")).getAllByRole("img").length).toBeGreaterThan(0);
+    // The marks follow the running store's providers, read once the page has loaded.
+    expect((await within(notes.getByTestId("landing-payment-methods")).findAllByRole("img", {}, { timeout: 5000 })).length).toBeGreaterThan(0);
   });
 
   it("shows the product of the offer its button leads to as its largest image, eager and with its size", async () => {

@@ -5,6 +5,7 @@ import vatFile from "../../content/commerce/vat.json";
 import { parseContent, vatClasses, type VatClass } from "../catalog/schema";
 import { currentPrice } from "../catalog/savings";
 import { markets, type CountryCode, type Market } from "../market/markets";
+import type { PaymentSetup } from "../payments/payment-setup";
 
 /** VAT rates, delivery costs and payment methods: content data with their sources (DESIGN §10). */
 
@@ -99,12 +100,12 @@ export type StripeRedirectMethodId = "swish" | "mobilepay" | "twint" | "eps" | "
  */
 export type CheckoutMethodId = PaymentMethodId | "stripe" | "paypal" | StripeRedirectMethodId;
 
-/** The methods the checkout offers in a market, given the providers the store has. */
-export function paymentMethodsFor(market: Market, configured: { paypal: boolean; stripe: boolean }): readonly CheckoutMethodId[] {
+/** The methods the checkout offers in a market, given the providers the store has (none in live mode is the test gateway). */
+export function paymentMethodsFor(market: Market, setup: PaymentSetup): readonly CheckoutMethodId[] {
   const live = methods.markets[market.country];
-  const offersPayPal = configured.paypal && live.includes("paypal");
+  const offersPayPal = setup.paypal && live.includes("paypal");
   const stripeRedirects = live.filter((id) => methods.methods[id].provider === "stripe" && !methods.methods[id].reusable) as StripeRedirectMethodId[];
-  const own: readonly CheckoutMethodId[] = configured.stripe ? ["stripe", ...stripeRedirects] : paymentMethodIds;
+  const own: readonly CheckoutMethodId[] = setup.stripe ? ["stripe", ...stripeRedirects] : setup.testGateway ? paymentMethodIds : [];
   return offersPayPal ? [...own, "paypal"] : own;
 }
 

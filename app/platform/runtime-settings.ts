@@ -2,6 +2,8 @@
 export interface RuntimeSettings {
   gtmId: string | null;
   buildCheckIntervalMs: number;
+  /** The providers that take payments, for the payment marks (a `PaymentSetup`). */
+  payments: { testGateway: boolean; stripe: boolean; paypal: boolean };
 }
 
 export const runtimeSettingsPath = "/storefront-settings";
@@ -9,10 +11,10 @@ export const defaultBuildCheckIntervalMs = 60 * 60 * 1000;
 
 let settings: Promise<RuntimeSettings> | undefined;
 
-/** Fetched once per page life; a failure means no tag manager and the default build check. */
+/** Fetched once per page life; a failure means no tag manager, the default build check and no payment marks. */
 export function fetchRuntimeSettings(): Promise<RuntimeSettings> {
   settings ??= fetch(runtimeSettingsPath)
     .then((response) => (response.ok ? (response.json() as Promise<RuntimeSettings>) : Promise.reject(new Error(String(response.status)))))
-    .catch(() => ({ gtmId: null, buildCheckIntervalMs: defaultBuildCheckIntervalMs }));
+    .catch(() => ({ gtmId: null, buildCheckIntervalMs: defaultBuildCheckIntervalMs, payments: { testGateway: false, stripe: false, paypal: false } }));
   return settings;
 }

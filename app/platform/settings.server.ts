@@ -39,6 +39,7 @@ export function checkStartupSettings(): void {
   buildCheckInterval();
 }
 
-export function runtimeSettings(): RuntimeSettings {
+/** The settings read from the environment; the payment setup comes from the running store. */
+export function runtimeSettings(): Omit<RuntimeSettings, "payments"> {
   return { gtmId: gtmSettings(), buildCheckIntervalMs: buildCheckInterval() };
 }

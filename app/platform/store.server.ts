@@ -21,8 +21,8 @@ export interface Store {
   settings: CommerceSettings;
   db: Database;
   databaseKind: "pglite" | "postgres";
-  /** The test gateway, whose own authentication and bank pages answer through it. */
-  testGateway: TestGateway;
+  /** The test gateway, whose own authentication and bank pages answer through it; none in live mode. */
+  testGateway: TestGateway | null;
   /** Every configured provider by id: payments return to, upsells charge and webhooks come from their own. */
   providers: ReadonlyMap<string, PaymentProvider>;
   signingKey: string;
@@ -60,8 +60,9 @@ export async function startStore(env: Record<string, string | undefined> = proce
       `No back-office operator yet. Create one with: ${command}${database.kind === "pglite" ? " (stop this server first: the embedded database allows one process at a time)" : ""}`,
     );
   }
-  const testGateway = new TestGateway(database.db);
-  const providers = new Map<string, PaymentProvider>([[testGateway.id, testGateway]]);
+  // Live mode takes real money only: it has no test gateway.
+  const testGateway = settings.storeMode === "test" ? new TestGateway(database.db) : null;
+  const providers = new Map<string, PaymentProvider>(testGateway ? [[testGateway.id, testGateway]] : []);
   if (settings.paypal) providers.set("paypal", createPayPalProvider({ ...settings.paypal, publicUrl: settings.publicUrl }));
   if (settings.stripe) {
     const { secretKey, webhookSecret, apiUrl } = settings.stripe;

@@ -1,6 +1,10 @@
+import type { RuntimeSettings } from "../platform/runtime-settings";
 import { runtimeSettings } from "../platform/settings.server";
+import { paymentSetupOf } from "../payments/payment-setup";
+import { store } from "../platform/store.server";
 
 /** Runtime settings the browser needs after hydration; prerendered pages cannot carry them. */
 export function loader() {
-  return Response.json(runtimeSettings(), { headers: { "Cache-Control": "no-cache" } });
+  const settings: RuntimeSettings = { ...runtimeSettings(), payments: paymentSetupOf(store().providers.keys()) };
+  return Response.json(settings, { headers: { "Cache-Control": "no-cache" } });
 }
