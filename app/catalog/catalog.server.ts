@@ -113,6 +113,11 @@ export function isProductId(id: string): boolean {
   return productIds.has(id);
 }
 
+/** The products delivered as files (ebooks, audio programmes), by id and name. */
+export function digitalProducts(): { id: string; name: string }[] {
+  return catalog.products.products.filter((product) => product.kind === "digital").map(({ id, name }) => ({ id, name }));
+}
+
 /** A product's image path under `content/images/` (`products/shape`). */
 export function productImageOf(productId: string): string {
   const product = catalog.products.products.find((candidate) => candidate.id === productId);

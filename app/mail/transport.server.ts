@@ -16,6 +16,8 @@ export interface MailTransport {
   send(mail: OutgoingMail): Promise<void>;
   /** Where mail goes, for the start-up log: never a credential. */
   readonly description: string;
+  /** Connects and logs in without sending anything (the go-live check); throws when that fails. */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -29,6 +31,9 @@ export function createMailTransport(smtpUrl: string | null, mailDir: string): Ma
       async send(mail) {
         await transporter.sendMail(mail);
       },
+      async verify() {
+        await transporter.verify();
+      },
       close: () => transporter.close(),
     };
   }
@@ -41,6 +46,7 @@ export function createMailTransport(smtpUrl: string | null, mailDir: string): Ma
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.messageId.replace(/[^\w.-]/g, "_")}.eml`;
       await writeFile(join(mailDir, name), message);
     },
+    verify: () => mkdir(mailDir, { recursive: true }).then(() => undefined),
     close: () => composer.close(),
   };
 }

@@ -12,6 +12,7 @@ import type { PaymentProvider } from "../payments/provider";
 import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { readCommerceSettings, type CommerceSettings } from "./commerce-settings";
+import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
 
 /**
  * The commerce side of the running server: settings, database, payment provider, mail and the
@@ -43,6 +44,14 @@ export async function startStore(env: Record<string, string | undefined> = proce
   if (current) return current;
   const settings = readCommerceSettings(env);
   const database = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir });
+  if (settings.storeMode === "live") {
+    const checks = await runPreflight(settings, { db: database.db, kind: database.kind });
+    console.log(`Go-live check:\n${formatPreflight(checks)}`);
+    if (preflightFailed(checks)) {
+      await database.close();
+      throw new Error("STORE_MODE=live does not start while the go-live check fails: the lines marked FAIL above say what to change.");
+    }
+  }
   const signingKey = await loadSigningKey(database.db);
   const mail = createMailTransport(settings.smtpUrl, join(settings.dataDir, "mail"));
   const outbox = startOutboxWorker(database.db, async (row) => {

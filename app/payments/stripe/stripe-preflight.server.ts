@@ -1,0 +1,102 @@
+import Stripe from "stripe";
+import { failed, missingEvents, passed, type PreflightCheck } from "../preflight-check";
+
+/**
+ * Stripe's part of the go-live check: the keys, the webhook endpoint registered for our address
+ * with the events we handle, and the methods each market offers switched on for the account.
+ * Reads only; nothing is bought or changed.
+ */
+
+/** The events `/webhooks/stripe` acts on (stripe-webhooks.server.ts); the endpoint must send them all. */
+export const stripeWebhookEventTypes = [
+  "payment_intent.succeeded",
+  "payment_intent.processing",
+  "payment_intent.payment_failed",
+  "charge.refunded",
+  "charge.dispute.created",
+] as const;
+
+export interface StripePreflightInput {
+  secretKey: string;
+  publishableKey: string;
+  /** Another API origin (the tests' fake); default Stripe's own. */
+  apiUrl: string | null;
+  publicUrl: string;
+  storeMode: "test" | "live";
+  /** The Stripe methods (`card`, `klarna`, ...) each market offers at checkout. */
+  methodsByMarket: Readonly<Record<string, readonly string[]>>;
+}
+
+function keyMode(key: string): "live" | "test" | null {
+  return (/^(?:sk|rk|pk)_(live|test)_/.exec(key)?.[1] as "live" | "test" | undefined) ?? null;
+}
+
+function keysCheck({ secretKey, publishableKey, storeMode }: StripePreflightInput): PreflightCheck {
+  const name = "Stripe keys";
+  const secret = keyMode(secretKey);
+  const publishable = publishableKey.startsWith("pk_") ? keyMode(publishableKey) : null;
+  const fix = "Copy both keys from the same mode of Stripe's dashboard (Developers → API keys).";
+  if (!secret || !publishable) return failed(name, "STRIPE_SECRET_KEY or STRIPE_PUBLISHABLE_KEY is not a Stripe key", fix);
+  if (secret !== publishable) return failed(name, `the secret key is a ${secret} key and the publishable key a ${publishable} key`, fix);
+  if (storeMode === "live" && secret === "test") return failed(name, "test keys take no real money", "Use the live keys (sk_live_…, pk_live_…) with STORE_MODE=live.");
+  return passed(name, `${secret} keys of one mode`);
+}
+
+function sdkOptions(apiUrl: string | null): Stripe.StripeConfig {
+  if (!apiUrl) return { telemetry: false, maxNetworkRetries: 1, timeout: 10_000 };
+  const url = new URL(apiUrl);
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { telemetry: false, maxNetworkRetries: 1, timeout: 10_000, host: url.hostname, port: Number(url.port || (protocol === "http" ? 80 : 443)), protocol };
+}
+
+/** Stripe's refusal in a line that names no key. */
+function refusal(error: unknown): string {
+  if (error instanceof Stripe.errors.StripeAuthenticationError) return "Stripe refused the secret key";
+  if (error instanceof Stripe.errors.StripePermissionError) return "the key may not read this (a restricted key needs read access to webhook endpoints and payment method configurations)";
+  if (error instanceof Stripe.errors.StripeError) return `Stripe answered ${error.statusCode ?? "an error"} (${error.code ?? error.type})`;
+  return "Stripe could not be reached";
+}
+
+function webhookCheck(endpoints: readonly Stripe.WebhookEndpoint[], publicUrl: string): PreflightCheck {
+  const name = "Stripe webhook";
+  const url = `${publicUrl}/webhooks/stripe`;
+  const fix = `In Stripe's dashboard (Developers → Webhooks) add an endpoint for ${url} with the events ${stripeWebhookEventTypes.join(", ")}, and set STRIPE_WEBHOOK_SECRET to its signing secret.`;
+  const endpoint = endpoints.find((candidate) => candidate.url === url && candidate.status === "enabled");
+  if (!endpoint) return failed(name, `no enabled endpoint for ${url}`, fix);
+  const missing = missingEvents(endpoint.enabled_events, stripeWebhookEventTypes);
+  if (missing.length > 0) return failed(name, `the endpoint for ${url} does not send ${missing.join(", ")}`, fix);
+  return passed(name, `${url} receives every event the store handles`);
+}
+
+function methodsCheck(configurations: readonly Stripe.PaymentMethodConfiguration[], methodsByMarket: StripePreflightInput["methodsByMarket"]): PreflightCheck {
+  const name = "Stripe payment methods";
+  const fix = "Turn the methods on in Stripe's dashboard (Settings → Payment methods), or take them out of content/commerce/payment-methods.json.";
+  const configuration = configurations.find((candidate) => candidate.is_default && candidate.active);
+  if (!configuration) return failed(name, "the account has no active default payment method configuration", fix);
+  const available = (method: string) => (configuration as unknown as Record<string, { available?: boolean } | undefined>)[method]?.available === true;
+  const gaps = Object.entries(methodsByMarket)
+    .map(([market, methods]) => [market, methods.filter((method) => !available(method))] as const)
+    .filter(([, missing]) => missing.length > 0);
+  if (gaps.length > 0) return failed(name, `not available on the account: ${gaps.map(([market, missing]) => `${market} ${missing.join(", ")}`).join("; ")}`, fix);
+  return passed(name, "every market's methods are available on the account");
+}
+
+export async function stripePreflight(input: StripePreflightInput): Promise<PreflightCheck[]> {
+  const keys = keysCheck(input);
+  if (keys.status === "fail") return [keys];
+  const stripe = new Stripe(input.secretKey, sdkOptions(input.apiUrl));
+  let endpoints: Stripe.WebhookEndpoint[];
+  try {
+    endpoints = await stripe.webhookEndpoints.list({ limit: 100 }).autoPagingToArray({ limit: 1000 });
+  } catch (error) {
+    return [keys, failed("Stripe account", refusal(error), "Check STRIPE_SECRET_KEY (Developers → API keys) and that the server can reach Stripe.")];
+  }
+  const checks = [keys, webhookCheck(endpoints, input.publicUrl)];
+  try {
+    const configurations = await stripe.paymentMethodConfigurations.list({ limit: 100 }).autoPagingToArray({ limit: 1000 });
+    checks.push(methodsCheck(configurations, input.methodsByMarket));
+  } catch (error) {
+    checks.push(failed("Stripe payment methods", refusal(error), "Give the key read access to payment method configurations."));
+  }
+  return checks;
+}
