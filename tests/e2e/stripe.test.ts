@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeStripe, type FakeStripe } from "../../app/payments/stripe/fake-stripe-api";
+import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe-api";
 import { fillContact } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
 import { freePort } from "./support/free-port";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePayPal, type FakePayPal } from "../../app/payments/paypal/fake-paypal-api";
-import { startFakeStripe, type FakeStripe } from "../../app/payments/stripe/fake-stripe-api";
+import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe-api";
 import { startServer, type RunningServer } from "./support/server";
 
 /** PayPal's webhook headers; the fake's verification API decides whether they are genuine. */

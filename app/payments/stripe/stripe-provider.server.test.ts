@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookRejected, type ChargeSavedMethodInput, type PaymentEvent, type PaymentOutcome, type StartPaymentInput } from "../provider";
-import { fakeTestPaymentMethods, startFakeStripe, type FakeStripe, type RecordedStripeRequest } from "./fake-stripe-api";
+import { fakeTestPaymentMethods, startFakeStripe, type FakeStripe, type RecordedStripeRequest } from "../../../tests/fakes/stripe/fake-stripe-api";
 import { StripeApiError, StripeUnreachable } from "./stripe-errors.server";
 import { createStripeProvider, type StripeProvider, type StripeProviderOptions } from "./stripe-provider.server";
 
