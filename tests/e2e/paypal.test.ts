@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakePayPal, type FakePayPal } from "../../app/payments/paypal/fake-paypal-api";
+import { startFakePayPal, type FakePayPal } from "../fakes/paypal/fake-paypal-api";
 import { fillContact } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
 import { freePort } from "./support/free-port";

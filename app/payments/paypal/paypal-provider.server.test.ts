@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookRejected, type PaymentEvent, type PaymentOutcome, type StartPaymentInput } from "../provider";
-import { startFakePayPal, type FakeCaptureOutcome, type FakePayPal, type FakeVaultedOutcome } from "./fake-paypal-api";
+import { startFakePayPal, type FakeCaptureOutcome, type FakePayPal, type FakeVaultedOutcome } from "../../../tests/fakes/paypal/fake-paypal-api";
 import { textAt } from "./json-fields";
 import { PayPalApiError, PayPalUnreachable } from "./paypal-api.server";
 import { createPayPalProvider, type PayPalProvider, type PayPalProviderOptions } from "./paypal-provider.server";

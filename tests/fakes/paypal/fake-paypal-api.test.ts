@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakePayPal, type FakePayPal } from "./fake-paypal-api";
-import { listAt, textAt } from "./json-fields";
+import { listAt, textAt } from "../../../app/payments/paypal/json-fields";
 
 /** The fake must refuse what PayPal refuses, or the provider's contract tests prove nothing. */
 
