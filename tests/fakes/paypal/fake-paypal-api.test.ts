@@ -59,18 +59,21 @@ describe("fake PayPal API", () => {
     expect(textAt(answer.body, "status")).toBe("PAYER_ACTION_REQUIRED");
   });
 
-  it.each<[string, (order: ReturnType<typeof validOrder>) => unknown, string]>([
-    ["no intent", ({ intent: _, ...rest }) => rest, "/intent MISSING_REQUIRED_PARAMETER"],
-    ["no purchase units", ({ purchase_units: _, ...rest }) => rest, "/purchase_units MISSING_REQUIRED_PARAMETER"],
-    ["an unknown top-level field", (order) => ({ ...order, application_context: {} }), "/application_context UNKNOWN_FIELD"],
-    ["a value with one decimal", (order) => ({ ...order, purchase_units: [{ amount: { currency_code: "EUR", value: "89.7" } }] }), "/purchase_units/@reference_id/amount/value DECIMAL_PRECISION"],
-    ["a value as a number", (order) => ({ ...order, purchase_units: [{ amount: { currency_code: "EUR", value: 89.7 } }] }), "/purchase_units/@reference_id/amount/value DECIMAL_PRECISION"],
-    ["a misspelt vault attribute", (order) => ({ ...order, payment_source: { paypal: { ...order.payment_source.paypal, attributes: { vault: { store_in_vault: "ON_SUCCESS", usage: "MERCHANT" } } } } }), "/payment_source/paypal/attributes/vault/usage UNKNOWN_FIELD"],
-    ["a relative return URL", (order) => ({ ...order, payment_source: { paypal: { experience_context: { ...order.payment_source.paypal.experience_context, return_url: "/r" } } } }), "/payment_source/paypal/experience_context/return_url INVALID_PARAMETER_SYNTAX"],
-    ["SET_PROVIDED_ADDRESS without an address", (order) => ({ ...order, payment_source: { paypal: { experience_context: { ...order.payment_source.paypal.experience_context, shipping_preference: "SET_PROVIDED_ADDRESS" } } } }), "/purchase_units/@reference_id/shipping MISSING_REQUIRED_PARAMETER"],
-  ])("refuses an order with %s", async (_, change, issue) => {
+  // Schema violations are 400; amounts that break PayPal's rules are 422, as Orders v2 lists them.
+  it.each<[string, (order: ReturnType<typeof validOrder>) => unknown, number, string]>([
+    ["no intent", ({ intent: _, ...rest }) => rest, 400, "/intent MISSING_REQUIRED_PARAMETER"],
+    ["no purchase units", ({ purchase_units: _, ...rest }) => rest, 400, "/purchase_units MISSING_REQUIRED_PARAMETER"],
+    ["an unknown top-level field", (order) => ({ ...order, application_context: {} }), 400, "/application_context NOT_SUPPORTED"],
+    ["a value with one decimal", (order) => ({ ...order, purchase_units: [{ amount: { currency_code: "EUR", value: "89.7" } }] }), 422, "/purchase_units/@reference_id/amount/value DECIMAL_PRECISION"],
+    ["a zero value", (order) => ({ ...order, purchase_units: [{ amount: { currency_code: "EUR", value: "0.00" } }] }), 422, "/purchase_units/@reference_id/amount/value CANNOT_BE_ZERO_OR_NEGATIVE"],
+    ["an unknown currency", (order) => ({ ...order, purchase_units: [{ amount: { currency_code: "XYZ", value: "1.00" } }] }), 422, "/purchase_units/@reference_id/amount/currency_code INVALID_CURRENCY_CODE"],
+    ["a value as a number", (order) => ({ ...order, purchase_units: [{ amount: { currency_code: "EUR", value: 89.7 } }] }), 400, "/purchase_units/@reference_id/amount/value INVALID_PARAMETER_SYNTAX"],
+    ["a misspelt vault attribute", (order) => ({ ...order, payment_source: { paypal: { ...order.payment_source.paypal, attributes: { vault: { store_in_vault: "ON_SUCCESS", usage: "MERCHANT" } } } } }), 400, "/payment_source/paypal/attributes/vault/usage NOT_SUPPORTED"],
+    ["a relative return URL", (order) => ({ ...order, payment_source: { paypal: { experience_context: { ...order.payment_source.paypal.experience_context, return_url: "/r" } } } }), 400, "/payment_source/paypal/experience_context/return_url INVALID_PARAMETER_SYNTAX"],
+    ["SET_PROVIDED_ADDRESS without an address", (order) => ({ ...order, payment_source: { paypal: { experience_context: { ...order.payment_source.paypal.experience_context, shipping_preference: "SET_PROVIDED_ADDRESS" } } } }), 400, "/purchase_units/@reference_id/shipping MISSING_REQUIRED_PARAMETER"],
+  ])("refuses an order with %s", async (_, change, status, issue) => {
     const answer = await post("/v2/checkout/orders", change(validOrder()));
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(status);
     expect(issues(answer.body)).toContain(issue);
     expect(fake.orderCount()).toBe(0);
   });
@@ -92,18 +95,60 @@ describe("fake PayPal API", () => {
     expect(issues((await post(`/v2/checkout/orders/${orderId}/capture`, {})).body)).toContain(" ORDER_ALREADY_CAPTURED");
   });
 
-  it("knows only the kept accounts it made", async () => {
+  it("knows only the kept accounts it made: an unknown one is 400, a revoked one 422, never 404", async () => {
     const order = { ...validOrder(), payment_source: { paypal: { vault_id: "nosuchvault" } } };
-    expect((await post("/v2/checkout/orders", order)).status).toBe(404);
-    const known = await post("/v2/checkout/orders", { ...order, payment_source: { paypal: { vault_id: fake.vaultAccount() } } });
+    const unknown = await post("/v2/checkout/orders", order);
+    expect(unknown.status).toBe(400);
+    expect(issues(unknown.body)).toEqual(["/payment_source/paypal/vault_id INVALID_PARAMETER_VALUE"]);
+    const vaultId = fake.vaultAccount();
+    const known = await post("/v2/checkout/orders", { ...order, payment_source: { paypal: { vault_id: vaultId } } });
     expect(textAt(known.body, "status")).toBe("COMPLETED");
+    fake.revokeVault(vaultId);
+    const revoked = await post("/v2/checkout/orders", { ...order, payment_source: { paypal: { vault_id: vaultId } } });
+    expect(revoked.status).toBe(422);
+    expect(issues(revoked.body)).toEqual(["/payment_source/paypal/vault_id PAYMENT_SOURCE_CANNOT_BE_USED"]);
+  });
+
+  it.each([
+    ["missing", undefined, 400],
+    ["of 108 characters", "x".repeat(108), 201],
+    ["of 109 characters", "x".repeat(109), 400],
+  ])("answers a PayPal-Request-Id %s with %i", async (_, requestId, status) => {
+    const headers: Record<string, string> = { Authorization: `Bearer ${bearer}`, "Content-Type": "application/json" };
+    if (requestId !== undefined) headers["PayPal-Request-Id"] = requestId;
+    const answer = await fetch(`${fake.url}/v2/checkout/orders`, { method: "POST", headers, body: JSON.stringify(validOrder()) });
+    expect(answer.status).toBe(status);
+  });
+
+  it.each(["PAYER_ACTION_REQUIRED", "REDIRECT_PAYER_FOR_ALTERNATE_FUNDING"] as const)("answers a capture %s with 422 and the buyer's page, and captures after the buyer acts again", async (issue) => {
+    const orderId = textAt((await post("/v2/checkout/orders", validOrder())).body, "id") ?? "";
+    fake.approve(orderId, issue);
+    const refused = await post(`/v2/checkout/orders/${orderId}/capture`, {}, { "PayPal-Request-Id": "capture-1" });
+    expect(refused.status).toBe(422);
+    expect(issues(refused.body)).toEqual([` ${issue}`]);
+    expect(listAt(refused.body, "links").map((link) => textAt(link, "rel"))).toContain("payer-action");
+    expect(textAt(fake.order(orderId), "status")).toBe("PAYER_ACTION_REQUIRED");
+    fake.approve(orderId);
+    expect((await post(`/v2/checkout/orders/${orderId}/capture`, {}, { "PayPal-Request-Id": "capture-1" })).status).toBe(201);
+  });
+
+  it("lists the webhooks it was given", async () => {
+    await fake.close();
+    fake = await startFakePayPal({ webhooks: [{ url: "https://shop.example/webhooks/paypal", event_types: [{ name: "PAYMENT.CAPTURE.COMPLETED" }] }] });
+    const token = await fetch(`${fake.url}/v1/oauth2/token`, {
+      method: "POST",
+      headers: { Authorization: `Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString("base64")}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
+    const answer = await fetch(`${fake.url}/v1/notifications/webhooks`, { headers: { Authorization: `Bearer ${textAt(await token.json(), "access_token")}` } });
+    expect(await answer.json()).toMatchObject({ webhooks: [{ id: fake.webhookId, url: "https://shop.example/webhooks/paypal", event_types: [{ name: "PAYMENT.CAPTURE.COMPLETED" }] }] });
   });
 
   it("sends the buyer who approves on its page back to the return URL", async () => {
     const orderId = textAt((await post("/v2/checkout/orders", validOrder())).body, "id") ?? "";
     const page = await fetch(`${fake.url}/checkoutnow?token=${orderId}`, { redirect: "manual" });
     expect(page.status).toBe(302);
-    expect(page.headers.get("location")).toBe(`https://shop.example/r?token=${orderId}&PayerID=FAKEPAYER01`);
+    expect(page.headers.get("location")).toBe(`https://shop.example/r?token=${orderId}&PayerID=FAKEBUYER2345`);
     expect(textAt(fake.order(orderId), "status")).toBe("APPROVED");
   });
 

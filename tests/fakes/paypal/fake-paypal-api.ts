@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -10,6 +11,11 @@ import type { AddressInfo } from "node:net";
  * PayPal-Request-Id on every POST that creates, captures or refunds (the same id answers the first
  * response again and creates nothing). Tests play the buyer and PayPal's decisions through its
  * controls. Never import it from application code.
+ *
+ * Its answers follow PayPal's OpenAPI documents checked in under `./openapi/` (see the README
+ * there): error names, issues and their exact descriptions come from those documents, and
+ * `openapi-conformance.test.ts` validates every exchange against them. What no schema says is
+ * taken from the documentation page named beside it.
  */
 
 export interface FakePayPalOptions {
@@ -18,6 +24,24 @@ export interface FakePayPalOptions {
   webhookId?: string;
   /** The `expires_in` of issued tokens, in seconds. */
   tokenLifetimeSeconds?: number;
+  /**
+   * The webhooks registered on the account, as `GET /v1/notifications/webhooks` lists them
+   * (default none). The first without an id gets `webhookId`.
+   */
+  webhooks?: readonly FakeWebhook[];
+}
+
+export interface FakeWebhook {
+  id?: string;
+  url: string;
+  event_types: readonly { name: string }[];
+}
+
+/** One request and the fake's answer to it, for the conformance test. */
+export interface RecordedExchange {
+  request: RecordedRequest;
+  status: number;
+  body: unknown;
 }
 
 export interface RecordedRequest {
@@ -31,8 +55,25 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-/** How the capture of an approved order ends. INSTRUMENT_DECLINED is PayPal's 422 refusal. */
-export type FakeCaptureOutcome = "COMPLETED" | "PENDING" | "DECLINED" | "INSTRUMENT_DECLINED";
+/**
+ * How the capture of an approved order ends. INSTRUMENT_DECLINED is PayPal's 422 refusal;
+ * PAYER_ACTION_REQUIRED and REDIRECT_PAYER_FOR_ALTERNATE_FUNDING are 422 answers that send the
+ * buyer back to PayPal (the order waits for the buyer again, with its payer-action link).
+ */
+export type FakeCaptureOutcome = "COMPLETED" | "PENDING" | "DECLINED" | "INSTRUMENT_DECLINED" | PayerActionIssue;
+type PayerActionIssue = "PAYER_ACTION_REQUIRED" | "REDIRECT_PAYER_FOR_ALTERNATE_FUNDING";
+/** Every status of Orders v2's `order_status` schema. */
+export type FakeOrderStatus = "CREATED" | "SAVED" | "APPROVED" | "VOIDED" | "COMPLETED" | "PAYER_ACTION_REQUIRED";
+/** Create-order refusals of a kept account that Orders v2 documents under its 422 answer. */
+export type FakeVaultRefusal = "PAYMENT_SOURCE_CANNOT_BE_USED" | "AGREEMENT_ALREADY_CANCELLED" | "PAYER_ACCOUNT_LOCKED_OR_CLOSED" | "TOKEN_EXPIRED";
+/** Webhook events the fake writes for tests to deliver to the store. */
+export type FakeEventType =
+  | "PAYMENT.CAPTURE.COMPLETED"
+  | "PAYMENT.CAPTURE.PENDING"
+  | "PAYMENT.CAPTURE.DENIED"
+  | "PAYMENT.CAPTURE.REVERSED"
+  | "CHECKOUT.ORDER.APPROVED"
+  | "CHECKOUT.PAYMENT-APPROVAL.REVERSED";
 /** How an order paid from a kept account ends; PAYER_ACTION_REQUIRED sends the buyer to PayPal after all. */
 export type FakeVaultedOutcome = "COMPLETED" | "PENDING" | "DECLINED" | "PAYER_ACTION_REQUIRED";
 
@@ -51,6 +92,8 @@ export interface FakePayPal {
   readonly clientSecret: string;
   readonly webhookId: string;
   readonly requests: readonly RecordedRequest[];
+  /** Every request with the answer it got, in order. */
+  readonly exchanges: readonly RecordedExchange[];
   /** Recorded requests with this method whose path matches. */
   requestsTo(method: string, path: string | RegExp): RecordedRequest[];
   /** How many orders exist: a replayed PayPal-Request-Id must not add one. */
@@ -61,6 +104,8 @@ export interface FakePayPal {
   captureOf(orderId: string): unknown;
   /** A refund as PayPal shows it in a PAYMENT.CAPTURE.REFUNDED event. */
   refund(refundId: string): unknown;
+  /** The next approval on PayPal's buyer page (the browser tests' buyer) leads to this capture. */
+  setNextCaptureOutcome(outcome: FakeCaptureOutcome): void;
   /** The buyer approves on PayPal's page; the later capture ends as `capture`. */
   approve(orderId: string, capture?: FakeCaptureOutcome): void;
   /** PayPal voids the order (the buyer walked away, or PayPal gave up on it). */
@@ -69,6 +114,16 @@ export interface FakePayPal {
   expireOrder(orderId: string): void;
   /** A kept PayPal account, as if vaulted on an earlier payment. */
   vaultAccount(): string;
+  /** The buyer or PayPal revoked the kept account: paying with it is refused with this 422 issue. */
+  revokeVault(vaultId: string, issue?: FakeVaultRefusal): void;
+  /** Puts an order into any documented status (SAVED, CREATED, ...), as PayPal may report it. */
+  setOrderStatus(orderId: string, status: FakeOrderStatus): void;
+  /**
+   * A webhook event about the order, as PayPal would deliver it (JSON text). The reversals also
+   * change the fake's state: PAYMENT.CAPTURE.REVERSED gives the rest of the capture back,
+   * CHECKOUT.PAYMENT-APPROVAL.REVERSED voids the approved order.
+   */
+  webhookEvent(eventType: FakeEventType, orderId: string): string;
   /** The next order paid from a kept account ends this way (then COMPLETED again). */
   setNextVaultedOutcome(outcome: FakeVaultedOutcome): void;
   /** The next refund answers PENDING instead of COMPLETED. */
@@ -90,6 +145,7 @@ interface PendingFailure {
 
 interface Issue {
   field: string;
+  location: string;
   issue: string;
   description: string;
 }
@@ -101,12 +157,11 @@ interface Answer {
   location?: string;
 }
 
-type OrderStatus = "PAYER_ACTION_REQUIRED" | "APPROVED" | "COMPLETED" | "VOIDED";
 type CaptureStatus = "COMPLETED" | "PENDING" | "DECLINED" | "PARTIALLY_REFUNDED" | "REFUNDED";
 
 interface FakeOrder {
   id: string;
-  status: OrderStatus;
+  status: FakeOrderStatus;
   referenceId: string | undefined;
   customId: string | undefined;
   currency: string;
@@ -157,28 +212,119 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function errorBody(name: string, message: string, details: Issue[] = []) {
-  return { name, message, debug_id: randomBytes(6).toString("hex"), ...(details.length ? { details } : {}), links: [] };
+/** PayPal's documents, read once: the fake quotes its error descriptions from them. */
+type OpenApiDocument = "checkout_orders_v2" | "payments_payment_v2";
+const documents = new Map<OpenApiDocument, unknown>();
+function documentOf(name: OpenApiDocument): unknown {
+  let document = documents.get(name);
+  if (document === undefined) {
+    document = JSON.parse(readFileSync(new URL(`./openapi/${name}.json`, import.meta.url), "utf8")) as unknown;
+    documents.set(name, document);
+  }
+  return document;
 }
 
-const invalidRequest = (details: Issue[]): Answer => ({ status: 400, body: errorBody("INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema.", details) });
-const unprocessable = (issue: string, description: string, field = ""): Answer => ({
-  status: 422,
-  body: errorBody("UNPROCESSABLE_ENTITY", "The requested action could not be performed, semantically incorrect, or failed business validation.", [{ field, issue, description }]),
-});
-const notFound = (): Answer => ({ status: 404, body: errorBody("RESOURCE_NOT_FOUND", "The specified resource does not exist.", [{ field: "", issue: "INVALID_RESOURCE_ID", description: "Specified resource ID does not exist." }]) });
+function walk(value: unknown, ...path: string[]): unknown {
+  let current = value;
+  for (const key of path) current = isObject(current) ? current[key] : undefined;
+  return current;
+}
 
-/** A small schema checker: it collects every problem, as PayPal's 400 answers list them. */
+function resolved(document: unknown, value: unknown): unknown {
+  const ref = walk(value, "$ref");
+  return typeof ref === "string" ? walk(document, ...ref.replace(/^#\//, "").split("/")) : value;
+}
+
+/** An operation of one of the documents, whose error answers the fake gives. */
+interface Endpoint {
+  document: OpenApiDocument;
+  /** The path as the document writes it: `/v2/checkout/orders/{id}/capture`. */
+  path: string;
+  method: "get" | "post";
+}
+
+const endpoints = {
+  createOrder: { document: "checkout_orders_v2", path: "/v2/checkout/orders", method: "post" },
+  getOrder: { document: "checkout_orders_v2", path: "/v2/checkout/orders/{id}", method: "get" },
+  capture: { document: "checkout_orders_v2", path: "/v2/checkout/orders/{id}/capture", method: "post" },
+  getCapture: { document: "payments_payment_v2", path: "/v2/payments/captures/{capture_id}", method: "get" },
+  refund: { document: "payments_payment_v2", path: "/v2/payments/captures/{capture_id}/refund", method: "post" },
+} as const satisfies Record<string, Endpoint>;
+
+/**
+ * The description the document gives for an issue of one answer (Orders v2 lists each issue with
+ * its exact description, per operation and status). An issue the document does not list for that
+ * answer is the fake's own mistake: it throws, and the request is answered 500.
+ */
+function documentedDescription(endpoint: Endpoint, status: number, issue: string): string {
+  const document = documentOf(endpoint.document);
+  const response = resolved(document, walk(document, "paths", endpoint.path, endpoint.method, "responses", String(status)));
+  const schema = walk(response, "content", "application/json", "schema");
+  const parts = [schema, ...((walk(schema, "allOf") as unknown[] | undefined) ?? [])].map((part) => resolved(document, part));
+  for (const part of parts) {
+    const variants = (walk(part, "properties", "details", "items", "anyOf") as unknown[] | undefined) ?? [];
+    const variant = variants.find((candidate) => walk(candidate, "title") === issue);
+    const description = (walk(variant, "properties", "description", "enum") as unknown[] | undefined)?.[0];
+    if (typeof description === "string") return description;
+  }
+  throw new Error(`Fake PayPal: ${endpoint.method.toUpperCase()} ${endpoint.path} documents no ${status} issue ${issue}`);
+}
+
+/** Each error status's name and message, as the documents' `error_4xx` schemas fix them. */
+const errorNames: Readonly<Record<number, readonly [string, string]>> = {
+  400: ["INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema."],
+  401: ["AUTHENTICATION_FAILURE", "Authentication failed due to missing authorization header, or invalid authentication credentials."],
+  404: ["RESOURCE_NOT_FOUND", "The specified resource does not exist."],
+  415: ["UNSUPPORTED_MEDIA_TYPE", "The server does not support the request payload's media type."],
+  422: ["UNPROCESSABLE_ENTITY", "The requested action could not be performed, semantically incorrect, or failed business validation."],
+  500: ["INTERNAL_SERVER_ERROR", "An internal server error occurred."],
+};
+
+interface Link {
+  href: string;
+  rel: string;
+  method: "GET" | "POST";
+}
+
+function errorBody(status: number, details: Issue[] = [], links: Link[] = []) {
+  const [name, message] = errorNames[status] ?? errorNames[500] ?? ["INTERNAL_SERVER_ERROR", ""];
+  return { name, message, debug_id: randomBytes(6).toString("hex"), ...(details.length ? { details } : {}), links };
+}
+
+/** An error answer whose issues carry the document's own descriptions. */
+function refusal(endpoint: Endpoint, status: 400 | 404 | 422, issues: readonly Problem[], links: Link[] = []): Answer {
+  const details = issues.map(({ field, issue, location }) => ({ field, location, issue, description: documentedDescription(endpoint, status, issue) }));
+  return { status, body: errorBody(status, details, links) };
+}
+
+const notFound = (endpoint: Endpoint): Answer => refusal(endpoint, 404, [{ field: "", issue: "INVALID_RESOURCE_ID", location: "path" }]);
+
+/** A problem with a request: 400 when it breaks the schema, 422 when it fails PayPal's business rules. */
+interface Problem {
+  field: string;
+  issue: string;
+  location: "body" | "header" | "path";
+}
+
+/**
+ * A small schema checker: it collects every problem, as PayPal's answers list them. Amounts that
+ * are well-formed but not payable (too many decimals, zero, an unknown currency) are business
+ * rules, answered 422 as Orders v2 and Payments v2 list them under their 422 answers.
+ */
 class Checker {
-  readonly issues: Issue[] = [];
+  readonly issues: Problem[] = [];
+  readonly business: Problem[] = [];
+
+  /** `unknownField`: the issue this endpoint documents for a field it does not take. */
+  constructor(private readonly unknownField: string) {}
 
   object(value: unknown, field: string, required: boolean): Record<string, unknown> | undefined {
     if (value === undefined) {
-      if (required) this.add(field, "MISSING_REQUIRED_PARAMETER", "A required field is missing.");
+      if (required) this.add(field, "MISSING_REQUIRED_PARAMETER");
       return undefined;
     }
     if (!isObject(value)) {
-      this.add(field, "INVALID_PARAMETER_SYNTAX", "The value must be an object.");
+      this.add(field, "INVALID_PARAMETER_SYNTAX");
       return undefined;
     }
     return value;
@@ -186,22 +332,22 @@ class Checker {
 
   /** Unknown fields are an error: a misspelt field name would be silently ignored otherwise. */
   onlyKeys(value: Record<string, unknown>, field: string, allowed: readonly string[]): void {
-    for (const key of Object.keys(value)) if (!allowed.includes(key)) this.add(field ? `${field}/${key}` : key, "UNKNOWN_FIELD", "The field is not part of the schema.");
+    for (const key of Object.keys(value)) if (!allowed.includes(key)) this.add(field ? `${field}/${key}` : key, this.unknownField);
   }
 
   text(value: Record<string, unknown>, key: string, field: string, required: boolean, allowed?: readonly string[]): string | undefined {
     const found = value[key];
     const path = `${field}/${key}`;
     if (found === undefined) {
-      if (required) this.add(path, "MISSING_REQUIRED_PARAMETER", "A required field is missing.");
+      if (required) this.add(path, "MISSING_REQUIRED_PARAMETER");
       return undefined;
     }
     if (typeof found !== "string" || found === "") {
-      this.add(path, "INVALID_PARAMETER_SYNTAX", "The value must be a non-empty string.");
+      this.add(path, "INVALID_PARAMETER_SYNTAX");
       return undefined;
     }
     if (allowed && !allowed.includes(found)) {
-      this.add(path, "INVALID_PARAMETER_VALUE", `The value must be one of ${allowed.join(", ")}.`);
+      this.add(path, "INVALID_PARAMETER_VALUE");
       return undefined;
     }
     return found;
@@ -211,7 +357,7 @@ class Checker {
     const found = this.text(value, key, field, true);
     if (found === undefined) return undefined;
     if (!/^https?:\/\/[^/]+\//.test(found)) {
-      this.add(`${field}/${key}`, "INVALID_PARAMETER_SYNTAX", "The value must be an absolute URL.");
+      this.add(`${field}/${key}`, "INVALID_PARAMETER_SYNTAX");
       return undefined;
     }
     return found;
@@ -224,32 +370,45 @@ class Checker {
     this.onlyKeys(amount, field, ["currency_code", "value"]);
     const currency = this.text(amount, "currency_code", field, true);
     const text = amount.value;
-    if (text === undefined) this.add(`${field}/value`, "MISSING_REQUIRED_PARAMETER", "A required field is missing.");
-    if (currency === undefined || text === undefined) return undefined;
+    if (text === undefined) this.add(`${field}/value`, "MISSING_REQUIRED_PARAMETER");
+    else if (typeof text !== "string" || !/^\d+(\.\d+)?$/.test(text)) this.add(`${field}/value`, "INVALID_PARAMETER_SYNTAX");
+    if (currency === undefined || typeof text !== "string") return undefined;
     const decimals = decimalsByCurrency[currency];
     if (decimals === undefined) {
-      this.add(`${field}/currency_code`, "CURRENCY_NOT_SUPPORTED", "Currency code is not supported.");
+      this.refuse(`${field}/currency_code`, "INVALID_CURRENCY_CODE");
       return undefined;
     }
     const pattern = decimals === 0 ? /^\d+$/ : new RegExp(`^\\d+\\.\\d{${decimals}}$`);
-    if (typeof text !== "string" || !pattern.test(text)) {
-      this.add(`${field}/value`, "DECIMAL_PRECISION", `The value must be a decimal string with ${decimals} decimals for ${currency}.`);
+    if (!pattern.test(text)) {
+      this.refuse(`${field}/value`, "DECIMAL_PRECISION");
       return undefined;
     }
     const minor = Number(text.replace(".", ""));
-    if (minor <= 0) this.add(`${field}/value`, "CANNOT_BE_ZERO_OR_NEGATIVE", "The amount must be greater than zero.");
+    if (minor <= 0) this.refuse(`${field}/value`, "CANNOT_BE_ZERO_OR_NEGATIVE");
     return { currency, minor };
   }
 
-  add(field: string, issue: string, description: string): void {
-    this.issues.push({ field: field.startsWith("/") ? field : `/${field}`, issue, description });
+  add(field: string, issue: string): void {
+    this.issues.push({ field: field.startsWith("/") ? field : `/${field}`, issue, location: "body" });
+  }
+
+  /** A business rule the request breaks: 422. */
+  refuse(field: string, issue: string): void {
+    this.business.push({ field: field.startsWith("/") ? field : `/${field}`, issue, location: "body" });
+  }
+
+  /** The answer for what was found: 400 for schema problems first, then 422; none when all is well. */
+  answer(endpoint: Endpoint): Answer | undefined {
+    if (this.issues.length) return refusal(endpoint, 400, this.issues);
+    if (this.business.length) return refusal(endpoint, 422, this.business);
+    return undefined;
   }
 }
 
 export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<FakePayPal> {
   const clientId = options.clientId ?? "fake-client-id";
   const clientSecret = options.clientSecret ?? "fake-client-secret";
-  const webhookId = options.webhookId ?? "WH-FAKE-0001";
+  const webhookId = options.webhookId ?? "FAKEWEBHOOK0001";
   const tokenLifetime = options.tokenLifetimeSeconds ?? 32_400;
 
   const requests: RecordedRequest[] = [];
@@ -261,6 +420,10 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   const replies = new Map<string, Answer>();
   const failures: PendingFailure[] = [];
   let nextVaultedOutcome: FakeVaultedOutcome = "COMPLETED";
+  let nextCaptureOutcome: FakeCaptureOutcome = "COMPLETED";
+  const revokedVaults = new Map<string, FakeVaultRefusal>();
+  const exchanges: RecordedExchange[] = [];
+  const webhooks = (options.webhooks ?? []).map((webhook, index) => ({ ...webhook, id: webhook.id ?? (index === 0 ? webhookId : paypalId(17)) }));
   let nextRefundPending = false;
   let verificationStatus: "SUCCESS" | "FAILURE" = "SUCCESS";
   let baseUrl = "";
@@ -299,7 +462,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
 
   function orderJson(order: FakeOrder) {
     const capture = order.captureId ? captures.get(order.captureId) : undefined;
-    const payer = { name: { given_name: "Fake", surname: "Buyer" }, email_address: "buyer@example.com", payer_id: "FAKEPAYER01" };
+    const payer = { name: { given_name: "Fake", surname: "Buyer" }, email_address: "buyer@example.com", payer_id: "FAKEBUYER2345" };
     const vault = order.vaultId ? { vault: { id: order.vaultId, status: "VAULTED", customer: { id: "FAKECUSTOMER" } } } : undefined;
     return {
       id: order.id,
@@ -322,9 +485,16 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       ...(order.payerApproved ? { payer } : {}),
       links: [
         { href: `${baseUrl}/v2/checkout/orders/${order.id}`, rel: "self", method: "GET" },
-        ...(order.status === "PAYER_ACTION_REQUIRED" ? [{ href: `${baseUrl}/checkoutnow?token=${order.id}`, rel: "payer-action", method: "GET" }] : []),
+        // Orders v2 names the buyer's page "approve" for an order without a payment source
+        // (CREATED) and "payer-action" once one is given (https://developer.paypal.com/docs/api/orders/v2/#orders_create).
+        ...(order.status === "PAYER_ACTION_REQUIRED" ? [buyerLink(order, "payer-action")] : []),
+        ...(order.status === "CREATED" ? [buyerLink(order, "approve")] : []),
       ],
     };
+  }
+
+  function buyerLink(order: FakeOrder, rel: "payer-action" | "approve"): Link {
+    return { href: `${baseUrl}/checkoutnow?token=${order.id}`, rel, method: "GET" };
   }
 
   function settleCapture(order: FakeOrder, outcome: "COMPLETED" | "PENDING" | "DECLINED"): void {
@@ -332,10 +502,14 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     captures.set(capture.id, capture);
     order.captureId = capture.id;
     order.status = "COMPLETED";
-    if (outcome === "COMPLETED" && order.vaultRequested && !order.vaultId) {
-      order.vaultId = randomBytes(4).toString("hex");
-      vaults.add(order.vaultId);
-    }
+    if (outcome === "COMPLETED") keepVault(order);
+  }
+
+  /** PayPal vaults the account once the payment succeeds (store_in_vault ON_SUCCESS). */
+  function keepVault(order: FakeOrder): void {
+    if (!order.vaultRequested || order.vaultId) return;
+    order.vaultId = randomBytes(4).toString("hex");
+    vaults.add(order.vaultId);
   }
 
   // ---- endpoints ------------------------------------------------------------------------------
@@ -352,15 +526,16 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   }
 
   function createOrder(body: unknown): Answer {
-    const check = new Checker();
+    const check = new Checker("NOT_SUPPORTED");
     const root = check.object(body, "", true);
-    if (!root) return invalidRequest(check.issues);
+    if (!root) return check.answer(endpoints.createOrder) as Answer;
     check.onlyKeys(root, "", ["intent", "purchase_units", "payment_source"]);
     check.text(root, "intent", "", true, ["CAPTURE"]);
     const units = root.purchase_units;
     if (!Array.isArray(units) || units.length !== 1) {
-      check.add("purchase_units", units === undefined ? "MISSING_REQUIRED_PARAMETER" : "INVALID_ARRAY_LENGTH", "This fake takes exactly one purchase unit.");
-      return invalidRequest(check.issues);
+      const issue = units === undefined ? "MISSING_REQUIRED_PARAMETER" : Array.isArray(units) && units.length > 1 ? "INVALID_ARRAY_MAX_ITEMS" : "INVALID_PARAMETER_SYNTAX";
+      check.add("purchase_units", issue);
+      return check.answer(endpoints.createOrder) as Answer;
     }
     const unit = check.object(units[0], "purchase_units/@reference_id", true);
     const field = "purchase_units/@reference_id";
@@ -376,14 +551,22 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     const source = check.object(root.payment_source, "payment_source", true);
     const paypal = source ? check.object(source.paypal, "payment_source/paypal", true) : undefined;
     if (source) check.onlyKeys(source, "payment_source", ["paypal"]);
-    if (!paypal || !unit || check.issues.length) return invalidRequest(check.issues);
+    if (!paypal || !unit || check.issues.length) return check.answer(endpoints.createOrder) ?? refusal(endpoints.createOrder, 400, [{ field: "/payment_source", issue: "MISSING_REQUIRED_PARAMETER", location: "body" }]);
     check.onlyKeys(paypal, "payment_source/paypal", ["experience_context", "attributes", "vault_id", "email_address"]);
     const vaultId = check.text(paypal, "vault_id", "payment_source/paypal", false);
     const context = checkExperience(check, paypal.experience_context, vaultId === undefined, hasShipping);
     const vaultRequested = checkVaultAttributes(check, paypal.attributes);
-    if (vaultId !== undefined && vaultRequested) check.add("payment_source/paypal/attributes", "INCOMPATIBLE_PARAMETER_VALUE", "A kept account cannot be kept again.");
-    if (check.issues.length || !amount) return invalidRequest(check.issues);
-    if (vaultId !== undefined && !vaults.has(vaultId)) return notFound();
+    if (vaultId !== undefined && vaultRequested) check.refuse("payment_source/paypal/attributes", "INCOMPATIBLE_PARAMETER_VALUE");
+    const refused = check.answer(endpoints.createOrder);
+    if (refused || !amount) return refused ?? refusal(endpoints.createOrder, 400, [{ field: "/purchase_units/@reference_id/amount", issue: "MISSING_REQUIRED_PARAMETER", location: "body" }]);
+    if (vaultId !== undefined) {
+      // Orders v2 never answers a kept account with 404: an id it does not know is an invalid
+      // parameter (400), one the buyer or PayPal has revoked a 422 business refusal
+      // (https://developer.paypal.com/docs/api/orders/v2/#orders_create, "Response" 400 and 422).
+      const revoked = revokedVaults.get(vaultId);
+      if (revoked) return refusal(endpoints.createOrder, 422, [{ field: "/payment_source/paypal/vault_id", issue: revoked, location: "body" }]);
+      if (!vaults.has(vaultId)) return refusal(endpoints.createOrder, 400, [{ field: "/payment_source/paypal/vault_id", issue: "INVALID_PARAMETER_VALUE", location: "body" }]);
+    }
 
     const order: FakeOrder = {
       id: paypalId(),
@@ -428,7 +611,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       check.text(address, "admin_area_2", `${field}/address`, true);
       check.text(address, "postal_code", `${field}/address`, true);
       const country = check.text(address, "country_code", `${field}/address`, true);
-      if (country !== undefined && !/^[A-Z]{2}$/.test(country)) check.add(`${field}/address/country_code`, "INVALID_PARAMETER_SYNTAX", "Two capital letters (ISO 3166-1).");
+      if (country !== undefined && !/^[A-Z]{2}$/.test(country)) check.add(`${field}/address/country_code`, "INVALID_COUNTRY_CODE");
     }
     return true;
   }
@@ -442,7 +625,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     const cancelUrl = check.absoluteUrl(context, "cancel_url", field);
     check.text(context, "user_action", field, false, ["CONTINUE", "PAY_NOW"]);
     const preference = check.text(context, "shipping_preference", field, false, ["GET_FROM_FILE", "NO_SHIPPING", "SET_PROVIDED_ADDRESS"]);
-    if (preference === "SET_PROVIDED_ADDRESS" && !hasShipping) check.add("purchase_units/@reference_id/shipping", "MISSING_REQUIRED_PARAMETER", "SET_PROVIDED_ADDRESS needs a shipping address.");
+    if (preference === "SET_PROVIDED_ADDRESS" && !hasShipping) check.add("purchase_units/@reference_id/shipping", "MISSING_REQUIRED_PARAMETER");
     return returnUrl && cancelUrl ? { returnUrl, cancelUrl } : undefined;
   }
 
@@ -462,64 +645,91 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
 
   function captureOrder(orderId: string, body: unknown): Answer {
     const order = orders.get(orderId);
-    if (!order) return notFound();
-    if (!isObject(body) || Object.keys(body).length > 0) return invalidRequest([{ field: "/", issue: "UNKNOWN_FIELD", description: "This fake captures with an empty JSON object only." }]);
-    if (order.status === "COMPLETED") return unprocessable("ORDER_ALREADY_CAPTURED", "Order already captured.");
-    if (order.status === "VOIDED") return unprocessable("ORDER_ALREADY_VOIDED", "Order has been voided.");
-    if (order.status !== "APPROVED") return unprocessable("ORDER_NOT_APPROVED", "Payer has not yet approved the Order for payment.");
-    if (order.captureOutcome === "INSTRUMENT_DECLINED") return unprocessable("INSTRUMENT_DECLINED", "The instrument presented was either declined by the processor or bank.");
+    const endpoint = endpoints.capture;
+    if (!order) return notFound(endpoint);
+    if (!isObject(body) || Object.keys(body).length > 0) return refusal(endpoint, 400, [{ field: "/", issue: "INVALID_PARAMETER_VALUE", location: "body" }]);
+    const refuse = (issue: string, links: Link[] = []) => refusal(endpoint, 422, [{ field: "", issue, location: "body" }], links);
+    if (order.status === "COMPLETED") return refuse("ORDER_ALREADY_CAPTURED");
+    if (order.status !== "APPROVED" && order.status !== "SAVED") return refuse("ORDER_NOT_APPROVED");
+    if (order.captureOutcome === "INSTRUMENT_DECLINED") return refuse("INSTRUMENT_DECLINED");
+    if (order.captureOutcome === "PAYER_ACTION_REQUIRED" || order.captureOutcome === "REDIRECT_PAYER_FOR_ALTERNATE_FUNDING") {
+      // The buyer must go back to PayPal ("instruct the buyer to return to PayPal"; for a failed
+      // funding source, "redirect the payer to select another funding source":
+      // https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/).
+      // The order waits for the buyer again, and the answer carries the page to send them to.
+      const issue = order.captureOutcome;
+      order.status = "PAYER_ACTION_REQUIRED";
+      order.captureOutcome = "COMPLETED";
+      return refuse(issue, [buyerLink(order, "payer-action")]);
+    }
     settleCapture(order, order.captureOutcome);
     return { status: 201, body: orderJson(order) };
   }
 
   function refundCapture(captureId: string, body: unknown): Answer {
     const capture = captures.get(captureId);
-    if (!capture) return notFound();
-    const check = new Checker();
+    const endpoint = endpoints.refund;
+    if (!capture) return notFound(endpoint);
+    const check = new Checker("INVALID_PARAMETER_SYNTAX");
     const root = check.object(body, "", true);
-    if (!root) return invalidRequest(check.issues);
-    check.onlyKeys(root, "", ["amount", "invoice_id", "note_to_payer", "custom_id"]);
-    const amount = check.amount(root.amount, "amount", false);
-    if (check.issues.length) return invalidRequest(check.issues);
-    if (capture.status === "REFUNDED") return unprocessable("CAPTURE_FULLY_REFUNDED", "The capture has already been fully refunded.");
-    if (capture.status !== "COMPLETED" && capture.status !== "PARTIALLY_REFUNDED") return unprocessable("REFUND_NOT_ALLOWED", "The capture cannot be refunded.");
-    if (amount && amount.currency !== capture.currency) return unprocessable("REFUND_CURRENCY_MISMATCH", "Refund must be in the capture's currency.", "/amount/currency_code");
+    if (root) {
+      check.onlyKeys(root, "", ["amount", "invoice_id", "note_to_payer", "custom_id"]);
+    }
+    const amount = root ? check.amount(root.amount, "amount", false) : undefined;
+    const refused = check.answer(endpoint);
+    if (refused) return refused;
+    const refuse = (issue: string, field = "") => refusal(endpoint, 422, [{ field, issue, location: "body" }]);
+    if (capture.status === "REFUNDED") return refuse("CAPTURE_FULLY_REFUNDED");
+    if (capture.status === "PENDING") return refuse("PENDING_CAPTURE");
+    if (capture.status !== "COMPLETED" && capture.status !== "PARTIALLY_REFUNDED") return refuse("REFUND_NOT_ALLOWED");
+    if (amount && amount.currency !== capture.currency) return refuse("REFUND_CAPTURE_CURRENCY_MISMATCH", "/amount/currency_code");
     const minor = amount?.minor ?? capture.minor - capture.refundedMinor;
-    if (minor > capture.minor - capture.refundedMinor) return unprocessable("REFUND_AMOUNT_EXCEEDED", "The refund amount must be less than or equal to the capture amount that has not yet been refunded.");
-    capture.refundedMinor += minor;
-    capture.status = capture.refundedMinor === capture.minor ? "REFUNDED" : "PARTIALLY_REFUNDED";
-    const refund: FakeRefund = { id: paypalId(), captureId, currency: capture.currency, minor, status: nextRefundPending ? "PENDING" : "COMPLETED", totalRefundedMinor: capture.refundedMinor };
+    if (minor > capture.minor - capture.refundedMinor) return refuse("REFUND_AMOUNT_EXCEEDED");
+    const refund = addRefund(capture, minor, nextRefundPending ? "PENDING" : "COMPLETED");
     nextRefundPending = false;
-    refunds.set(refund.id, refund);
     return { status: 201, body: refundJson(refund) };
   }
 
+  function addRefund(capture: FakeCapture, minor: number, status: FakeRefund["status"]): FakeRefund {
+    capture.refundedMinor += minor;
+    capture.status = capture.refundedMinor === capture.minor ? "REFUNDED" : "PARTIALLY_REFUNDED";
+    const refund: FakeRefund = { id: paypalId(), captureId: capture.id, currency: capture.currency, minor, status, totalRefundedMinor: capture.refundedMinor };
+    refunds.set(refund.id, refund);
+    return refund;
+  }
+
+  /** Webhooks v1 documents no issue list for this call: its 400 names the fields, with PayPal's generic words. */
   function verifyWebhook(body: unknown): Answer {
-    const check = new Checker();
+    const check = new Checker("INVALID_PARAMETER_SYNTAX");
     const root = check.object(body, "", true);
-    if (!root) return invalidRequest(check.issues);
     const fields = ["auth_algo", "cert_url", "transmission_id", "transmission_sig", "transmission_time", "webhook_id"];
-    check.onlyKeys(root, "", [...fields, "webhook_event"]);
-    for (const name of fields) check.text(root, name, "", true);
-    check.object(root.webhook_event, "webhook_event", true);
-    if (check.issues.length) return invalidRequest(check.issues);
+    if (root) {
+      check.onlyKeys(root, "", [...fields, "webhook_event"]);
+      for (const name of fields) check.text(root, name, "", true);
+      check.object(root.webhook_event, "webhook_event", true);
+    }
+    if (!root || check.issues.length) {
+      const details = check.issues.map((problem) => ({ ...problem, description: "A required field is missing or not valid." }));
+      return { status: 400, body: errorBody(400, details) };
+    }
     return { status: 200, body: { verification_status: root.webhook_id === webhookId ? verificationStatus : "FAILURE" } };
   }
 
   /** The buyer's page at PayPal: approving sends the buyer back to the shop's return URL. */
   function buyerPage(orderId: string | undefined): Answer {
     const order = orderId ? orders.get(orderId) : undefined;
-    if (!order || order.status !== "PAYER_ACTION_REQUIRED" || !order.returnUrl) return notFound();
-    approve(order.id);
+    if (!order || (order.status !== "PAYER_ACTION_REQUIRED" && order.status !== "CREATED") || !order.returnUrl) return { status: 404, body: errorBody(404) };
+    approve(order.id, nextCaptureOutcome);
+    nextCaptureOutcome = "COMPLETED";
     const back = new URL(order.returnUrl);
     back.searchParams.set("token", order.id);
-    back.searchParams.set("PayerID", "FAKEPAYER01");
+    back.searchParams.set("PayerID", "FAKEBUYER2345");
     return { status: 302, body: {}, location: back.toString() };
   }
 
   function approve(orderId: string, capture: FakeCaptureOutcome = "COMPLETED"): void {
     const order = orders.get(orderId);
-    if (!order || order.status !== "PAYER_ACTION_REQUIRED") throw new Error(`Fake PayPal: order ${orderId} is not waiting for the buyer`);
+    if (!order || (order.status !== "PAYER_ACTION_REQUIRED" && order.status !== "CREATED")) throw new Error(`Fake PayPal: order ${orderId} is not waiting for the buyer`);
     order.status = "APPROVED";
     order.payerApproved = true;
     order.captureOutcome = capture;
@@ -534,47 +744,132 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   }
 
   /** POSTs that create, capture or refund: keyed by PayPal-Request-Id, answered once. */
-  const idempotentRoutes: readonly [RegExp, (match: RegExpExecArray, body: unknown) => Answer][] = [
-    [/^\/v2\/checkout\/orders$/, (_match, body) => createOrder(body)],
-    [/^\/v2\/checkout\/orders\/([^/]+)\/capture$/, (match, body) => captureOrder(match[1] ?? "", body)],
-    [/^\/v2\/payments\/captures\/([^/]+)\/refund$/, (match, body) => refundCapture(match[1] ?? "", body)],
+  const idempotentRoutes: readonly [RegExp, Endpoint, (match: RegExpExecArray, body: unknown) => Answer][] = [
+    [/^\/v2\/checkout\/orders$/, endpoints.createOrder, (_match, body) => createOrder(body)],
+    [/^\/v2\/checkout\/orders\/([^/]+)\/capture$/, endpoints.capture, (match, body) => captureOrder(match[1] ?? "", body)],
+    [/^\/v2\/payments\/captures\/([^/]+)\/refund$/, endpoints.refund, (match, body) => refundCapture(match[1] ?? "", body)],
   ];
+
+  /** The header's rules: required here, and at most 108 characters (Orders v2's `paypal_request_id` parameter). */
+  function requestIdProblem(endpoint: Endpoint, requestId: string | undefined): Answer | undefined {
+    const field = "PayPal-Request-Id";
+    if (!requestId) {
+      // Create documents its own issue for a missing id; capture and refund the generic one.
+      const issue = endpoint === endpoints.createOrder ? "PAYPAL_REQUEST_ID_REQUIRED" : "MISSING_REQUIRED_PARAMETER";
+      return refusal(endpoint, 400, [{ field, issue, location: "header" }]);
+    }
+    if (requestId.length > 108) return refusal(endpoint, 400, [{ field, issue: "INVALID_STRING_LENGTH", location: "header" }]);
+    return undefined;
+  }
 
   function route(request: RecordedRequest): Answer {
     const { method, path } = request;
     if (method === "GET" && path === "/checkoutnow") return buyerPage(request.query.token);
     if (method === "POST" && path === "/v1/oauth2/token") return token(request);
-    if (!authorized(request)) return { status: 401, body: errorBody("AUTHENTICATION_FAILURE", "Authentication failed due to invalid authentication credentials or a missing Authorization header.") };
-    if (method === "POST" && !request.headers["content-type"]?.startsWith("application/json")) return { status: 415, body: errorBody("UNSUPPORTED_MEDIA_TYPE", "The server does not support the request payload's media type.") };
-    if (method === "POST" && request.body === null) return invalidRequest([{ field: "/", issue: "MALFORMED_REQUEST_JSON", description: "The request JSON is not well formed." }]);
+    if (!authorized(request)) return { status: 401, body: errorBody(401) };
+    if (method === "POST" && !request.headers["content-type"]?.startsWith("application/json")) return { status: 415, body: errorBody(415) };
 
     if (method === "GET") {
       const order = /^\/v2\/checkout\/orders\/([^/]+)$/.exec(path);
       if (order) {
         const found = orders.get(order[1] ?? "");
-        return found ? { status: 200, body: orderJson(found) } : notFound();
+        return found ? { status: 200, body: orderJson(found) } : notFound(endpoints.getOrder);
       }
       const capture = /^\/v2\/payments\/captures\/([^/]+)$/.exec(path);
       if (capture) {
         const found = captures.get(capture[1] ?? "");
-        return found ? { status: 200, body: captureJson(found) } : notFound();
+        return found ? { status: 200, body: captureJson(found) } : notFound(endpoints.getCapture);
       }
+      if (path === "/v1/notifications/webhooks") return { status: 200, body: { webhooks: webhooks.map(webhookJson) } };
     }
+    if (method === "POST" && request.body === null) return { status: 400, body: errorBody(400, [{ field: "/", location: "body", issue: "MALFORMED_REQUEST_JSON", description: "The request JSON is not well formed." }]) };
     if (method === "POST" && path === "/v1/notifications/verify-webhook-signature") return verifyWebhook(request.body);
-    for (const [pattern, handle] of idempotentRoutes) {
+    for (const [pattern, endpoint, handle] of idempotentRoutes) {
       const match = method === "POST" ? pattern.exec(path) : null;
       if (!match) continue;
       const requestId = request.headers["paypal-request-id"];
-      if (!requestId) return invalidRequest([{ field: "/header/PayPal-Request-Id", issue: "MISSING_REQUIRED_PARAMETER", description: "PayPal-Request-Id is required here." }]);
+      const problem = requestIdProblem(endpoint, requestId);
+      if (problem) return problem;
       const key = `${path} ${requestId}`;
       const earlier = replies.get(key);
       if (earlier) return earlier;
       const answer = handle(match, request.body);
-      // Malformed requests are not remembered: the same id with a corrected body may try again.
-      if (answer.status !== 400) replies.set(key, answer);
+      // PayPal answers a repeated id with what the first request did
+      // (https://developer.paypal.com/api/rest/reference/idempotency/). A refused request did
+      // nothing: the same id may go again once the reason is gone (the buyer approved again).
+      if (answer.status < 300) replies.set(key, answer);
       return answer;
     }
-    return notFound();
+    return { status: 404, body: errorBody(404) };
+  }
+
+  function webhookJson(webhook: FakeWebhook & { id: string }) {
+    return {
+      id: webhook.id,
+      url: webhook.url,
+      event_types: webhook.event_types.map(({ name }) => ({ name, description: `${name} events`, status: "ENABLED" })),
+      links: [{ href: `${baseUrl}/v1/notifications/webhooks/${webhook.id}`, rel: "self", method: "GET" }],
+    };
+  }
+
+  /**
+   * A webhook event as PayPal delivers it (Webhooks v1 `event` schema). The resource of each event
+   * type follows PayPal's list of event names (https://developer.paypal.com/api/rest/webhooks/event-names/):
+   * a capture for PAYMENT.CAPTURE.*, a refund for PAYMENT.CAPTURE.REVERSED ("PayPal reverses a
+   * payment capture"), an order for CHECKOUT.* (PAYMENT-APPROVAL.REVERSED: "a problem occurred
+   * after the buyer approved the order but before you captured the payment").
+   */
+  function webhookEvent(eventType: FakeEventType, orderId: string): string {
+    const order = mustOrder(orderId);
+    const capture = order.captureId ? captures.get(order.captureId) : undefined;
+    const needCapture = (): FakeCapture => {
+      if (!capture) throw new Error(`Fake PayPal: order ${orderId} has no capture for ${eventType}`);
+      return capture;
+    };
+    let resourceType: string;
+    let resource: unknown;
+    switch (eventType) {
+      case "PAYMENT.CAPTURE.COMPLETED":
+      case "PAYMENT.CAPTURE.DENIED": {
+        const settled = needCapture();
+        if (settled.status === "PENDING") settled.status = eventType === "PAYMENT.CAPTURE.COMPLETED" ? "COMPLETED" : "DECLINED";
+        if (settled.status === "COMPLETED") keepVault(order);
+        resourceType = "capture";
+        resource = captureJson(settled);
+        break;
+      }
+      case "PAYMENT.CAPTURE.PENDING":
+        resourceType = "capture";
+        resource = captureJson(needCapture());
+        break;
+      case "PAYMENT.CAPTURE.REVERSED": {
+        const reversed = needCapture();
+        resourceType = "refund";
+        resource = { ...refundJson(addRefund(reversed, reversed.minor - reversed.refundedMinor, "COMPLETED")), note_to_payer: "Payment reversed" };
+        break;
+      }
+      case "CHECKOUT.ORDER.APPROVED":
+        resourceType = "checkout-order";
+        resource = orderJson(order);
+        break;
+      case "CHECKOUT.PAYMENT-APPROVAL.REVERSED":
+        order.status = "VOIDED";
+        resourceType = "checkout-order";
+        resource = { order_id: order.id, purchase_units: [{ reference_id: order.referenceId ?? "default", ...(order.customId ? { custom_id: order.customId } : {}) }] };
+        break;
+    }
+    const id = `WH-${paypalId(17)}`;
+    return JSON.stringify({
+      id,
+      create_time: new Date().toISOString(),
+      resource_type: resourceType,
+      event_type: eventType,
+      event_version: "1.0",
+      resource_version: "2.0",
+      summary: `${eventType} for ${order.id}`,
+      resource,
+      links: [{ href: `${baseUrl}/v1/notifications/webhooks-events/${id}`, rel: "self", method: "GET" }],
+    });
   }
 
   async function readRequest(incoming: IncomingMessage): Promise<RecordedRequest> {
@@ -600,7 +895,8 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     return index === -1 ? undefined : failures.splice(index, 1)[0];
   }
 
-  function send(response: ServerResponse, answer: Answer): void {
+  function send(response: ServerResponse, answer: Answer, request?: RecordedRequest): void {
+    if (request) exchanges.push({ request, status: answer.status, body: answer.body });
     const headers: Record<string, string> = { "Content-Type": "application/json", "Paypal-Debug-Id": randomBytes(6).toString("hex") };
     if (answer.location) headers.Location = answer.location;
     response.writeHead(answer.status, headers).end(JSON.stringify(answer.body));
@@ -611,12 +907,18 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       .then((request) => {
         requests.push(request);
         const failure = takeFailure(request.path);
-        if (failure && !failure.afterProcessing) return send(response, { status: failure.status, body: errorBody("INTERNAL_SERVER_ERROR", "An internal server error has occurred.") });
-        const answer = route(request);
-        send(response, failure ? { status: failure.status, body: errorBody("INTERNAL_SERVER_ERROR", "An internal server error has occurred.") } : answer);
+        if (failure && !failure.afterProcessing) return send(response, { status: failure.status, body: errorBody(failure.status) }, request);
+        let answer: Answer;
+        try {
+          answer = route(request);
+        } catch (error) {
+          // The fake's own mistake (an undocumented issue, say): recorded, so the conformance test shows it.
+          answer = { status: 500, body: { ...errorBody(500), message: `Fake PayPal failed: ${error instanceof Error ? error.message : String(error)}` } };
+        }
+        send(response, failure ? { status: failure.status, body: errorBody(failure.status) } : answer, request);
       })
       .catch((error: unknown) => {
-        send(response, { status: 500, body: errorBody("INTERNAL_SERVER_ERROR", `Fake PayPal failed: ${error instanceof Error ? error.message : String(error)}`) });
+        send(response, { status: 500, body: { ...errorBody(500), message: `Fake PayPal failed: ${error instanceof Error ? error.message : String(error)}` } });
       });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -634,6 +936,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     clientSecret,
     webhookId,
     requests,
+    exchanges,
     requestsTo: (method, path) => requests.filter((request) => request.method === method && (typeof path === "string" ? request.path === path : path.test(request.path))),
     orderCount: () => orders.size,
     order: (orderId) => orderJson(mustOrder(orderId)),
@@ -661,6 +964,16 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       vaults.add(id);
       return id;
     },
+    revokeVault: (vaultId, issue = "PAYMENT_SOURCE_CANNOT_BE_USED") => {
+      revokedVaults.set(vaultId, issue);
+    },
+    setOrderStatus: (orderId, status) => {
+      mustOrder(orderId).status = status;
+    },
+    setNextCaptureOutcome: (outcome) => {
+      nextCaptureOutcome = outcome;
+    },
+    webhookEvent,
     setNextVaultedOutcome: (outcome) => {
       nextVaultedOutcome = outcome;
     },
