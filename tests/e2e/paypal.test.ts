@@ -96,6 +96,15 @@ describe("paying with PayPal", () => {
     expect(await page().getByTestId("order-number").count()).toBe(1);
   });
 
+  /** A French buyer fills the checkout for a bundle and chooses PayPal; `beforePaying` sets up PayPal's answer. */
+  async function payWithPayPal(bundle: string, beforePaying: () => void = () => undefined): Promise<void> {
+    await openHydrated(page(), `${server.url}/checkout/fr?bundle=${bundle}`);
+    await fillContact(page());
+    await page().locator('input[name="method"][value="paypal"]').check();
+    beforePaying();
+    await page().getByTestId("place-order").click();
+  }
+
   /** The PayPal order the last checkout or upsell created. */
   const lastCreatedOrder = (): string => {
     const created = paypal.exchanges.filter((exchange) => exchange.request.path === "/v2/checkout/orders" && exchange.status === 201).at(-1);
@@ -103,12 +112,8 @@ describe("paying with PayPal", () => {
   };
 
   it("sends the buyer back to PayPal when the capture asks for the payer's action, and pays on their second approval", { timeout: 60_000 }, async () => {
-    await openHydrated(page(), `${server.url}/checkout/fr?bundle=shape-1`);
-    await fillContact(page());
-    await page().locator('input[name="method"][value="paypal"]').check();
     // PayPal answers the first capture 422 PAYER_ACTION_REQUIRED; the buyer's second approval pays.
-    paypal.setNextCaptureOutcome("PAYER_ACTION_REQUIRED");
-    await page().getByTestId("place-order").click();
+    await payWithPayPal("shape-1", () => paypal.setNextCaptureOutcome("PAYER_ACTION_REQUIRED"));
     await page().waitForURL(/\/upsell\/fr$/);
     const orderId = lastCreatedOrder();
     const captures = paypal.exchanges.filter((exchange) => exchange.request.path === `/v2/checkout/orders/${orderId}/capture`);
@@ -120,10 +125,7 @@ describe("paying with PayPal", () => {
   });
 
   it("turns a kept account PayPal refuses into a PayPal payment the buyer approves for the upsell, and moves on with it on the order", { timeout: 60_000 }, async () => {
-    await openHydrated(page(), `${server.url}/checkout/fr?bundle=shape-3`);
-    await fillContact(page());
-    await page().locator('input[name="method"][value="paypal"]').check();
-    await page().getByTestId("place-order").click();
+    await payWithPayPal("shape-3");
     await page().waitForURL(/\/upsell\/fr$/);
     // The buyer revoked the store's access in their PayPal account: PayPal answers the vault id 422.
     const vault = paypal.order(lastCreatedOrder()) as { payment_source: { paypal: { attributes?: { vault?: { id: string } } } } };
@@ -149,11 +151,7 @@ describe("paying with PayPal", () => {
   });
 
   it("shows an order whose capture PayPal holds as pending on the thank-you page, saying the payment is being confirmed", { timeout: 60_000 }, async () => {
-    await openHydrated(page(), `${server.url}/checkout/fr?bundle=shape-1`);
-    await fillContact(page());
-    await page().locator('input[name="method"][value="paypal"]').check();
-    paypal.setNextCaptureOutcome("PENDING");
-    await page().getByTestId("place-order").click();
+    await payWithPayPal("shape-1", () => paypal.setNextCaptureOutcome("PENDING"));
     await page().waitForURL(/\/thankyou\/fr$/);
     await page().waitForSelector("html[data-hydrated]");
     expect(await page().getByTestId("order-number").count()).toBe(1);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookRejected, type PaymentEvent, type PaymentOutcome, type StartPaymentInput } from "../provider";
 import { conformanceProblems } from "../../../tests/fakes/paypal/openapi-validator";
+import { payPalCheckoutInput } from "../../../tests/fakes/paypal/payment-inputs";
 import { startFakePayPal, type FakeCaptureOutcome, type FakeEventType, type FakeOrderStatus, type FakePayPal, type FakeVaultedOutcome } from "../../../tests/fakes/paypal/fake-paypal-api";
 import { textAt } from "./json-fields";
 import { PayPalApiError, PayPalUnreachable, payPalRequestId } from "./paypal-api.server";
@@ -28,18 +29,7 @@ function paypal(overrides: Partial<PayPalProviderOptions> = {}): PayPalProvider 
 const paymentId = "3f1c2a9e-5b7d-4c21-9a0e-2b8f6d4e1a73";
 
 function checkout(overrides: Partial<StartPaymentInput> = {}): StartPaymentInput {
-  return {
-    idempotencyKey: `order:${randomUUID()}:checkout:1`,
-    customer: { email: "anna.muster@example.com", name: "Anna Muster" },
-    orderNumber: "VN-ABCD-EFGH",
-    amountMinor: 8970,
-    currency: "EUR",
-    method: "paypal",
-    details: {},
-    saveMethod: true,
-    returnUrl: `/checkout-return/${paymentId}`,
-    ...overrides,
-  };
+  return payPalCheckoutInput({ returnUrl: `/checkout-return/${paymentId}`, ...overrides });
 }
 
 function refOf(outcome: PaymentOutcome): string {

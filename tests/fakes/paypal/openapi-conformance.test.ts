@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPayPalProvider, type PayPalProvider } from "../../../app/payments/paypal/paypal-provider.server";
 import { startFakePayPal, type FakeEventType, type FakePayPal, type RecordedExchange } from "./fake-paypal-api";
 import { conformanceProblems } from "./openapi-validator";
+import { payPalCheckoutInput } from "./payment-inputs";
 
 /**
  * The provider and the fake against PayPal's own OpenAPI documents. The provider's unit tests
@@ -22,17 +23,7 @@ afterEach(async () => {
 const paypal = (): PayPalProvider =>
   createPayPalProvider({ clientId: fake.clientId, clientSecret: fake.clientSecret, webhookId: fake.webhookId, apiUrl: fake.url, publicUrl: "https://shop.example" });
 
-const checkout = (saveMethod = true) => ({
-  idempotencyKey: `order:${randomUUID()}:checkout:1`,
-  customer: { email: "anna@example.com", name: "Anna Muster" },
-  orderNumber: "VN-ABCD-EFGH",
-  amountMinor: 8970,
-  currency: "EUR",
-  method: "paypal",
-  details: {},
-  saveMethod,
-  returnUrl: "/paypal-confirm/upsell?payment=p1",
-});
+const checkout = (saveMethod = true) => payPalCheckoutInput({ saveMethod });
 
 const signed = () =>
   new Headers({
