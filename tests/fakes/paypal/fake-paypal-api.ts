@@ -514,6 +514,11 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
 
   // ---- endpoints ------------------------------------------------------------------------------
 
+  /**
+   * `POST /v1/oauth2/token`: in none of PayPal's OpenAPI documents, so it follows its page
+   * https://developer.paypal.com/api/rest/authentication/ (Basic auth with the client id and
+   * secret, form body `grant_type=client_credentials`, `access_token` and `expires_in` back).
+   */
   function token(request: RecordedRequest): Answer {
     const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
     if (request.headers.authorization !== expected) return { status: 401, body: { error: "invalid_client", error_description: "Client Authentication failed" } };
