@@ -198,6 +198,7 @@ describe("retrievePayment", () => {
     const provider = paypal();
     const orderId = refOf(await provider.startPayment(checkout()));
     fake.approve(orderId);
+    const approvedAt = textAt(fake.order(orderId), "update_time");
 
     const first = await provider.retrievePayment(orderId);
     const vaultId = textAt(fake.order(orderId), "payment_source", "paypal", "attributes", "vault", "id");
@@ -207,7 +208,7 @@ describe("retrievePayment", () => {
 
     const captures = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`);
     expect(captures).toHaveLength(1);
-    expect(captures[0]?.headers["paypal-request-id"]).toBe(`${orderId}:capture`);
+    expect(captures[0]?.headers["paypal-request-id"]).toBe(`${orderId}:capture:${approvedAt}`);
   });
 
   it("answers no kept account when the buyer did not ask to save it", async () => {
@@ -378,6 +379,9 @@ describe("what PayPal's documents say a capture can answer", () => {
     expect(outcome).toEqual({ status: "requires_action", providerRef: orderId, actionUrl: expect.stringContaining(`token=${orderId}`) });
     fake.approve(orderId);
     expect(await provider.retrievePayment(orderId)).toMatchObject({ status: "succeeded", providerRef: orderId });
+    // The second capture is a new request: PayPal would answer a repeated id with its first refusal.
+    const ids = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`).map((request) => request.headers["paypal-request-id"]);
+    expect(new Set(ids).size).toBe(2);
   });
 
   it("a capture PayPal holds as PENDING is processing, with the reason PayPal gives", async () => {

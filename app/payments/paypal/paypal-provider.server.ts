@@ -126,13 +126,18 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
   /** An order in our words; an approved one is captured first. */
   async function settle(order: unknown): Promise<PaymentOutcome> {
     const reading = readOrder(order);
-    return reading.kind === "outcome" ? reading.outcome : capture(reading.orderId);
+    return reading.kind === "outcome" ? reading.outcome : capture(reading.orderId, textAt(order, "update_time"));
   }
 
-  /** Takes the money of an approved order; the request id makes a repeated capture return the first. */
-  async function capture(orderId: string): Promise<PaymentOutcome> {
+  /**
+   * Takes the money of an approved order; the request id makes a repeated capture return the
+   * first. It names the order's state (`update_time`): PayPal answers a repeated id with the first
+   * answer, so after the buyer acted again at PayPal the next capture must be a new request.
+   */
+  async function capture(orderId: string, orderUpdatedAt: string | undefined): Promise<PaymentOutcome> {
     const path = `/v2/checkout/orders/${idSegment(orderId, "order")}/capture`;
-    const answer = await api.call("POST", path, { json: {}, requestId: `${orderId}:capture` });
+    const requestId = orderUpdatedAt ? `${orderId}:capture:${orderUpdatedAt}` : `${orderId}:capture`;
+    const answer = await api.call("POST", path, { json: {}, requestId });
     if (isSuccess(answer)) return settledAfterCapture(answer.body);
     if (answer.status === 404) return { status: "declined", providerRef: orderId, code: "cancelled" };
     if (answer.status !== 422) throw failure(`POST ${path}`, answer);

@@ -129,7 +129,9 @@ describe("fake PayPal API", () => {
     expect(listAt(refused.body, "links").map((link) => textAt(link, "rel"))).toContain("payer-action");
     expect(textAt(fake.order(orderId), "status")).toBe("PAYER_ACTION_REQUIRED");
     fake.approve(orderId);
-    expect((await post(`/v2/checkout/orders/${orderId}/capture`, {}, { "PayPal-Request-Id": "capture-1" })).status).toBe(201);
+    // The same id answers the first refusal again; a new request captures.
+    expect((await post(`/v2/checkout/orders/${orderId}/capture`, {}, { "PayPal-Request-Id": "capture-1" })).status).toBe(422);
+    expect((await post(`/v2/checkout/orders/${orderId}/capture`, {}, { "PayPal-Request-Id": "capture-2" })).status).toBe(201);
   });
 
   it("lists the webhooks it was given", async () => {

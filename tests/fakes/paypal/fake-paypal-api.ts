@@ -162,6 +162,9 @@ type CaptureStatus = "COMPLETED" | "PENDING" | "DECLINED" | "PARTIALLY_REFUNDED"
 interface FakeOrder {
   id: string;
   status: FakeOrderStatus;
+  createTime: string;
+  /** Changes with every status change, as PayPal's `update_time` does. */
+  updateTime: string;
   referenceId: string | undefined;
   customId: string | undefined;
   currency: string;
@@ -421,6 +424,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   const failures: PendingFailure[] = [];
   let nextVaultedOutcome: FakeVaultedOutcome = "COMPLETED";
   let nextCaptureOutcome: FakeCaptureOutcome = "COMPLETED";
+  let lastStamp = 0;
   const revokedVaults = new Map<string, FakeVaultRefusal>();
   const exchanges: RecordedExchange[] = [];
   const webhooks = (options.webhooks ?? []).map((webhook, index) => ({ ...webhook, id: webhook.id ?? (index === 0 ? webhookId : paypalId(17)) }));
@@ -468,6 +472,8 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       id: order.id,
       intent: "CAPTURE",
       status: order.status,
+      create_time: order.createTime,
+      update_time: order.updateTime,
       payment_source: {
         paypal: {
           ...(order.payerApproved ? { email_address: payer.email_address, account_id: payer.payer_id, name: payer.name } : {}),
@@ -493,6 +499,17 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     };
   }
 
+  /** PayPal's times have whole seconds: each stamp is at least a second after the last, so a change always shows. */
+  function stamp(): string {
+    lastStamp = Math.max(Math.floor(Date.now() / 1000), lastStamp + 1);
+    return new Date(lastStamp * 1000).toISOString().replace(".000Z", "Z");
+  }
+
+  function setStatus(order: FakeOrder, status: FakeOrderStatus): void {
+    order.status = status;
+    order.updateTime = stamp();
+  }
+
   function buyerLink(order: FakeOrder, rel: "payer-action" | "approve"): Link {
     return { href: `${baseUrl}/checkoutnow?token=${order.id}`, rel, method: "GET" };
   }
@@ -501,7 +518,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     const capture: FakeCapture = { id: paypalId(), orderId: order.id, currency: order.currency, minor: order.minor, status: outcome, refundedMinor: 0 };
     captures.set(capture.id, capture);
     order.captureId = capture.id;
-    order.status = "COMPLETED";
+    setStatus(order, "COMPLETED");
     if (outcome === "COMPLETED") keepVault(order);
   }
 
@@ -576,6 +593,8 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     const order: FakeOrder = {
       id: paypalId(),
       status: "PAYER_ACTION_REQUIRED",
+      createTime: stamp(),
+      updateTime: stamp(),
       referenceId: typeof unit.reference_id === "string" ? unit.reference_id : undefined,
       customId: typeof unit.custom_id === "string" ? unit.custom_id : undefined,
       currency: amount.currency,
@@ -663,7 +682,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       // https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/).
       // The order waits for the buyer again, and the answer carries the page to send them to.
       const issue = order.captureOutcome;
-      order.status = "PAYER_ACTION_REQUIRED";
+      setStatus(order, "PAYER_ACTION_REQUIRED");
       order.captureOutcome = "COMPLETED";
       return refuse(issue, [buyerLink(order, "payer-action")]);
     }
@@ -735,7 +754,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   function approve(orderId: string, capture: FakeCaptureOutcome = "COMPLETED"): void {
     const order = orders.get(orderId);
     if (!order || (order.status !== "PAYER_ACTION_REQUIRED" && order.status !== "CREATED")) throw new Error(`Fake PayPal: order ${orderId} is not waiting for the buyer`);
-    order.status = "APPROVED";
+    setStatus(order, "APPROVED");
     order.payerApproved = true;
     order.captureOutcome = capture;
   }
@@ -799,10 +818,10 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       const earlier = replies.get(key);
       if (earlier) return earlier;
       const answer = handle(match, request.body);
-      // PayPal answers a repeated id with what the first request did
-      // (https://developer.paypal.com/api/rest/reference/idempotency/). A refused request did
-      // nothing: the same id may go again once the reason is gone (the buyer approved again).
-      if (answer.status < 300) replies.set(key, answer);
+      // PayPal answers a repeated id with "the latest status of the previous request"
+      // (https://developer.paypal.com/api/rest/reference/idempotency/), refusals included; only a
+      // malformed request is not kept, so the same id with a corrected body may try again.
+      if (answer.status !== 400) replies.set(key, answer);
       return answer;
     }
     return { status: 404, body: errorBody(404) };
@@ -858,7 +877,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
         resource = orderJson(order);
         break;
       case "CHECKOUT.PAYMENT-APPROVAL.REVERSED":
-        order.status = "VOIDED";
+        setStatus(order, "VOIDED");
         resourceType = "checkout-order";
         resource = { order_id: order.id, purchase_units: [{ reference_id: order.referenceId ?? "default", ...(order.customId ? { custom_id: order.customId } : {}) }] };
         break;
@@ -958,7 +977,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     },
     approve,
     voidOrder: (orderId) => {
-      mustOrder(orderId).status = "VOIDED";
+      setStatus(mustOrder(orderId), "VOIDED");
     },
     expireOrder: (orderId) => {
       mustOrder(orderId);
@@ -973,7 +992,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       revokedVaults.set(vaultId, issue);
     },
     setOrderStatus: (orderId, status) => {
-      mustOrder(orderId).status = status;
+      setStatus(mustOrder(orderId), status);
     },
     setNextCaptureOutcome: (outcome) => {
       nextCaptureOutcome = outcome;
