@@ -1,3 +1,5 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakePayPal, type FakePayPal } from "./fake-paypal-api";
 import { listAt, textAt } from "../../../app/payments/paypal/json-fields";
@@ -132,6 +134,31 @@ describe("fake PayPal API", () => {
     // The same id answers the first refusal again; a new request captures.
     expect((await post(`/v2/checkout/orders/${orderId}/capture`, {}, { "PayPal-Request-Id": "capture-1" })).status).toBe(422);
     expect((await post(`/v2/checkout/orders/${orderId}/capture`, {}, { "PayPal-Request-Id": "capture-2" })).status).toBe(201);
+  });
+
+  it("delivers a webhook event to the store with PayPal's transmission headers", async () => {
+    const orderId = textAt((await post("/v2/checkout/orders", validOrder())).body, "id") ?? "";
+    fake.approve(orderId);
+    const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const store = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      request.on("end", () => {
+        received.push({ headers: request.headers, body });
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => store.listen(0, "127.0.0.1", resolve));
+    try {
+      const answer = await fake.deliverWebhook(`http://127.0.0.1:${(store.address() as AddressInfo).port}/webhooks/paypal`, "CHECKOUT.PAYMENT-APPROVAL.REVERSED", orderId);
+      expect(answer.status).toBe(200);
+    } finally {
+      await new Promise((resolve) => store.close(resolve));
+    }
+    const [delivery] = received;
+    expect(delivery?.headers["paypal-transmission-sig"]).toBeTruthy();
+    expect(JSON.parse(delivery?.body ?? "{}")).toMatchObject({ event_type: "CHECKOUT.PAYMENT-APPROVAL.REVERSED", resource: { order_id: orderId } });
+    expect(textAt(fake.order(orderId), "status")).toBe("VOIDED");
   });
 
   it("lists the webhooks it was given", async () => {

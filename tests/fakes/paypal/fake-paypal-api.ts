@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -124,6 +124,11 @@ export interface FakePayPal {
    * CHECKOUT.PAYMENT-APPROVAL.REVERSED voids the approved order.
    */
   webhookEvent(eventType: FakeEventType, orderId: string): string;
+  /**
+   * Sends `webhookEvent` to the store's webhook URL as PayPal does: POSTed with PayPal's
+   * transmission headers, which this fake's verification then accepts. Answers the store's response.
+   */
+  deliverWebhook(url: string, eventType: FakeEventType, orderId: string): Promise<Response>;
   /** The next order paid from a kept account ends this way (then COMPLETED again). */
   setNextVaultedOutcome(outcome: FakeVaultedOutcome): void;
   /** The next refund answers PENDING instead of COMPLETED. */
@@ -998,6 +1003,19 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       nextCaptureOutcome = outcome;
     },
     webhookEvent,
+    deliverWebhook: (url, eventType, orderId) =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "PayPal-Auth-Algo": "SHA256withRSA",
+          "PayPal-Cert-Url": `${baseUrl}/v1/notifications/certs/CERT-FAKE`,
+          "PayPal-Transmission-Id": randomUUID(),
+          "PayPal-Transmission-Sig": randomBytes(32).toString("hex"),
+          "PayPal-Transmission-Time": new Date().toISOString(),
+        },
+        body: webhookEvent(eventType, orderId),
+      }),
     setNextVaultedOutcome: (outcome) => {
       nextVaultedOutcome = outcome;
     },
