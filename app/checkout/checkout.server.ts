@@ -222,11 +222,19 @@ export async function returnFromProvider({ request, params }: { request: Request
     outcome = { status: "declined", providerRef: outcome.providerRef, code: "cancelled" };
   }
   const applied = outcome ? await applyPaymentOutcome(db, payment.id, outcome) : { order: await orderById(db, payment.orderId), payment };
+  // The provider needs the buyer once more after they approved (PayPal answered the capture
+  // PAYER_ACTION_REQUIRED or asked for another funding source): straight back to its page.
+  if (outcome?.status === "requires_action" && applied.payment.status === "requires_action") throw redirect(outcome.actionUrl);
   const page = new URL(payment.returnPath, "http://store");
   const back = `${page.pathname}${page.search}`;
-  // An upsell's payment leads on from its upsell page when it went through, else back to it.
-  if (payment.upsellLine) throw redirect(applied.payment.status === "succeeded" ? nextPagePath(page.pathname, page.search) : back);
+  // An upsell's payment leads on from its upsell page when it went through (or the provider is
+  // confirming it, as on the upsell page itself), else back to it.
+  const movesOn = applied.payment.status === "succeeded" || applied.payment.status === "processing";
+  if (payment.upsellLine) throw redirect(movesOn ? nextPagePath(page.pathname, page.search) : back);
   const locale = /^\/checkout\/([^/]+)$/.exec(page.pathname)?.[1];
   if (applied.order?.status === "paid") throw redirect(nextStepPath(page, locale));
+  // The provider holds the payment (a PayPal capture PENDING): not an empty checkout, but the
+  // thank-you page saying the payment is being confirmed, as after a SEPA debit.
+  if (applied.payment.status === "processing") throw redirect(thankYouPath(nextStepPath(page, locale), locale));
   throw redirect(back);
 }

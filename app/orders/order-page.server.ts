@@ -1,3 +1,6 @@
+import { and, eq } from "drizzle-orm";
+import { payments } from "../db/schema";
+import type { Queryable } from "../db/database.server";
 import { orderCookieName, orderIdFromRequest } from "./order-access.server";
 import { linesOf, orderById, type Order } from "./order-records.server";
 import { endFunnel } from "./order-service.server";
@@ -46,13 +49,27 @@ export async function cookieOrder(request: Request): Promise<Order | undefined> 
 }
 
 /**
+ * The buyer has paid as far as they can and the provider is still confirming (a PayPal capture
+ * held PENDING, a SEPA debit): the order is shown, saying its payment is being confirmed.
+ */
+async function awaitingProvider(db: Queryable, orderId: string): Promise<boolean> {
+  const [processing] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.purpose, "checkout"), eq(payments.status, "processing")))
+    .limit(1);
+  return processing !== undefined;
+}
+
+/**
  * The order of the browser's access cookie, for the upsell and thank-you pages. With
  * `endsFunnel`, reaching the page ends the order's funnel: its confirmation goes out now.
  */
 export async function ownOrder(request: Request, options: { endsFunnel: boolean }): Promise<OrderView | null> {
   const order = await cookieOrder(request);
-  if (!order || order.status === "pending_payment" || order.status === "payment_failed" || order.status === "cancelled") return null;
+  if (!order || order.status === "payment_failed" || order.status === "cancelled") return null;
   const { db } = store();
+  if (order.status === "pending_payment" && !(await awaitingProvider(db, order.id))) return null;
   if (options.endsFunnel) await endFunnel(db, order.id);
   const lines = await linesOf(db, order.id);
   return {

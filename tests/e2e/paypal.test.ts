@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakePayPal, type FakePayPal } from "../../app/payments/paypal/fake-paypal-api";
+import { startFakePayPal, type FakePayPal } from "../fakes/paypal/fake-paypal-api";
 import { fillContact } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
 import { freePort } from "./support/free-port";
@@ -94,6 +94,68 @@ describe("paying with PayPal", () => {
     // The buyer's own thank-you page now shows the paid order.
     await openHydrated(page(), `${server.url}/thankyou/fr`);
     expect(await page().getByTestId("order-number").count()).toBe(1);
+  });
+
+  /** A French buyer fills the checkout for a bundle and chooses PayPal; `beforePaying` sets up PayPal's answer. */
+  async function payWithPayPal(bundle: string, beforePaying: () => void = () => undefined): Promise<void> {
+    await openHydrated(page(), `${server.url}/checkout/fr?bundle=${bundle}`);
+    await fillContact(page());
+    await page().locator('input[name="method"][value="paypal"]').check();
+    beforePaying();
+    await page().getByTestId("place-order").click();
+  }
+
+  /** The PayPal order the last checkout or upsell created. */
+  const lastCreatedOrder = (): string => {
+    const created = paypal.exchanges.filter((exchange) => exchange.request.path === "/v2/checkout/orders" && exchange.status === 201).at(-1);
+    return (created?.body as { id?: string } | undefined)?.id ?? "";
+  };
+
+  it("sends the buyer back to PayPal when the capture asks for the payer's action, and pays on their second approval", { timeout: 60_000 }, async () => {
+    // PayPal answers the first capture 422 PAYER_ACTION_REQUIRED; the buyer's second approval pays.
+    await payWithPayPal("shape-1", () => paypal.setNextCaptureOutcome("PAYER_ACTION_REQUIRED"));
+    await page().waitForURL(/\/upsell\/fr$/);
+    const orderId = lastCreatedOrder();
+    const captures = paypal.exchanges.filter((exchange) => exchange.request.path === `/v2/checkout/orders/${orderId}/capture`);
+    expect(captures.map((exchange) => exchange.status)).toEqual([422, 201]);
+    expect(paypal.requestsTo("GET", "/checkoutnow").filter((request) => request.query.token === orderId)).toHaveLength(2);
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-number").count()).toBe(1);
+    expect(await page().locator(".order-status").count()).toBe(0);
+  });
+
+  it("turns a kept account PayPal refuses into a PayPal payment the buyer approves for the upsell, and moves on with it on the order", { timeout: 60_000 }, async () => {
+    await payWithPayPal("shape-3");
+    await page().waitForURL(/\/upsell\/fr$/);
+    // The buyer revoked the store's access in their PayPal account: PayPal answers the vault id 422.
+    const vault = paypal.order(lastCreatedOrder()) as { payment_source: { paypal: { attributes?: { vault?: { id: string } } } } };
+    const vaultId = vault.payment_source.paypal.attributes?.vault?.id ?? "";
+    expect(vaultId).not.toBe("");
+    paypal.revokeVault(vaultId);
+    const approvalsBefore = paypal.requestsTo("GET", "/checkoutnow").length;
+
+    await page().waitForSelector("html[data-hydrated]");
+    await page().getByTestId("digital-consent").check();
+    await page().getByTestId("upsell-accept").click();
+    await page().waitForURL(/\/upsellMind\/fr$/);
+
+    const [silent, onSession] = paypal.exchanges.filter((exchange) => exchange.request.path === "/v2/checkout/orders").slice(-2);
+    expect(silent?.status).toBe(422);
+    expect(silent?.request.body).toMatchObject({ payment_source: { paypal: { vault_id: vaultId } } });
+    expect(onSession?.status).toBe(201);
+    expect(onSession?.request.body).toMatchObject({ payment_source: { paypal: { experience_context: { return_url: expect.stringMatching(/\/paypal-confirm\/upsellMind-2\?payment=/) } } } });
+    // The buyer approved this one payment on PayPal's page and came back to the funnel.
+    expect(paypal.requestsTo("GET", "/checkoutnow")).toHaveLength(approvalsBefore + 1);
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-line").count()).toBe(2);
+  });
+
+  it("shows an order whose capture PayPal holds as pending on the thank-you page, saying the payment is being confirmed", { timeout: 60_000 }, async () => {
+    await payWithPayPal("shape-1", () => paypal.setNextCaptureOutcome("PENDING"));
+    await page().waitForURL(/\/thankyou\/fr$/);
+    await page().waitForSelector("html[data-hydrated]");
+    expect(await page().getByTestId("order-number").count()).toBe(1);
+    expect(await page().locator(".order-status").textContent()).toBeTruthy();
   });
 
   it("is not offered where PayPal cannot vault (Switzerland)", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakePayPal, type FakePayPal } from "../../app/payments/paypal/fake-paypal-api";
+import { startFakePayPal, type FakePayPal } from "../fakes/paypal/fake-paypal-api";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe-api";
 import { startServer, type RunningServer } from "./support/server";
 

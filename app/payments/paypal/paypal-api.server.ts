@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { asObject, listAt, parseJson, textAt } from "./json-fields";
 
 /**
@@ -133,7 +134,7 @@ export function createPayPalApi(options: PayPalApiOptions): PayPalApi {
 
   async function send(method: string, path: string, request: PayPalRequest, token: string): Promise<Response> {
     const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json", Prefer: "return=representation" };
-    if (request.requestId !== undefined) headers["PayPal-Request-Id"] = request.requestId;
+    if (request.requestId !== undefined) headers["PayPal-Request-Id"] = payPalRequestId(request.requestId);
     let body: string | undefined;
     if (request.jsonText !== undefined) body = request.jsonText;
     else if (request.json !== undefined) body = JSON.stringify(request.json);
@@ -163,4 +164,16 @@ export function createPayPalApi(options: PayPalApiOptions): PayPalApi {
 export function idSegment(id: string, what: string): string {
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new Error(`${JSON.stringify(id.slice(0, 80))} is not a PayPal ${what} id`);
   return id;
+}
+
+/** Orders v2 caps `PayPal-Request-Id` at 108 characters (its `paypal_request_id` parameter). */
+export const payPalRequestIdMaxLength = 108;
+
+/**
+ * Our idempotency key as PayPal's request id: as it is when it fits, else a hash of it, so a
+ * retry of the same call still sends the same id and two different keys never share one.
+ */
+export function payPalRequestId(idempotencyKey: string): string {
+  if (idempotencyKey.length <= payPalRequestIdMaxLength) return idempotencyKey;
+  return `sha256-${createHash("sha256").update(idempotencyKey).digest("base64url")}`;
 }

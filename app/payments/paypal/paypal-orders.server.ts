@@ -120,7 +120,10 @@ export function vaultIdOf(order: unknown): string | null {
   return id && (status === undefined || status === "VAULTED") ? id : null;
 }
 
-/** The page where the buyer approves (orders with a payment source call it payer-action). */
+/**
+ * The page where the buyer approves (orders with a payment source call it payer-action). Also read
+ * from a refused capture's answer, whose links send the buyer back to PayPal.
+ */
 export function approvalLinkOf(order: unknown): string | undefined {
   const links = listAt(order, "links");
   for (const rel of ["payer-action", "approve"]) {
@@ -147,7 +150,11 @@ export function readOrder(order: unknown): OrderReading {
       if (!actionUrl) throw new Error(`PayPal order ${id} waits for the buyer but has no approval link`);
       return { kind: "outcome", outcome: { status: "requires_action", providerRef: id, actionUrl } };
     }
+    // SAVED: approved and kept for a later capture ("the order status continues to be in
+    // progress until a capture is made", https://developer.paypal.com/docs/api/orders/v2/#orders_get):
+    // ours to capture, as an approved one.
     case "APPROVED":
+    case "SAVED":
       return { kind: "approved", orderId: id };
     case "COMPLETED":
       return { kind: "outcome", outcome: completedOutcome(id, order) };

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookRejected, type PaymentEvent, type PaymentOutcome, type StartPaymentInput } from "../provider";
-import { startFakePayPal, type FakeCaptureOutcome, type FakePayPal, type FakeVaultedOutcome } from "./fake-paypal-api";
+import { conformanceProblems } from "../../../tests/fakes/paypal/openapi-validator";
+import { payPalCheckoutInput } from "../../../tests/fakes/paypal/payment-inputs";
+import { startFakePayPal, type FakeCaptureOutcome, type FakeEventType, type FakeOrderStatus, type FakePayPal, type FakeVaultedOutcome } from "../../../tests/fakes/paypal/fake-paypal-api";
 import { textAt } from "./json-fields";
-import { PayPalApiError, PayPalUnreachable } from "./paypal-api.server";
+import { PayPalApiError, PayPalUnreachable, payPalRequestId } from "./paypal-api.server";
 import { createPayPalProvider, type PayPalProvider, type PayPalProviderOptions } from "./paypal-provider.server";
 
 const publicUrl = "https://shop.example";
@@ -16,6 +18,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await fake.close();
+  // Every request the provider sent in the test, and every answer the fake gave, as PayPal documents them.
+  expect(await conformanceProblems(fake.exchanges)).toEqual([]);
 });
 
 function paypal(overrides: Partial<PayPalProviderOptions> = {}): PayPalProvider {
@@ -25,18 +29,7 @@ function paypal(overrides: Partial<PayPalProviderOptions> = {}): PayPalProvider 
 const paymentId = "3f1c2a9e-5b7d-4c21-9a0e-2b8f6d4e1a73";
 
 function checkout(overrides: Partial<StartPaymentInput> = {}): StartPaymentInput {
-  return {
-    idempotencyKey: `order:${randomUUID()}:checkout:1`,
-    customer: { email: "anna.muster@example.com", name: "Anna Muster" },
-    orderNumber: "VN-ABCD-EFGH",
-    amountMinor: 8970,
-    currency: "EUR",
-    method: "paypal",
-    details: {},
-    saveMethod: true,
-    returnUrl: `/checkout-return/${paymentId}`,
-    ...overrides,
-  };
+  return payPalCheckoutInput({ returnUrl: `/checkout-return/${paymentId}`, ...overrides });
 }
 
 function refOf(outcome: PaymentOutcome): string {
@@ -205,6 +198,7 @@ describe("retrievePayment", () => {
     const provider = paypal();
     const orderId = refOf(await provider.startPayment(checkout()));
     fake.approve(orderId);
+    const approvedAt = textAt(fake.order(orderId), "update_time");
 
     const first = await provider.retrievePayment(orderId);
     const vaultId = textAt(fake.order(orderId), "payment_source", "paypal", "attributes", "vault", "id");
@@ -214,7 +208,7 @@ describe("retrievePayment", () => {
 
     const captures = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`);
     expect(captures).toHaveLength(1);
-    expect(captures[0]?.headers["paypal-request-id"]).toBe(`${orderId}:capture`);
+    expect(captures[0]?.headers["paypal-request-id"]).toBe(`${orderId}:capture:${approvedAt}`);
   });
 
   it("answers no kept account when the buyer did not ask to save it", async () => {
@@ -344,9 +338,114 @@ describe("chargeSavedMethod", () => {
     if (outcome.status === "requires_action") expect(outcome.actionUrl).toContain(`token=${outcome.providerRef}`);
   });
 
-  it("an account PayPal does not know is declined and nothing is charged", async () => {
-    expect(await paypal().chargeSavedMethod(upsell("unknownvault"))).toEqual({ status: "declined", providerRef: null, code: "card_declined" });
-    expect(fake.orderCount()).toBe(0);
+  // Orders v2 refuses a kept account it does not know with 400 and a revoked one with 422 (never
+  // 404): the provider cannot charge silently, so the buyer approves this one payment at PayPal.
+  it.each<[string, (vaultId: string) => void, number]>([
+    ["an id PayPal does not know", () => undefined, 400],
+    ["a kept account the buyer revoked", (vaultId) => fake.revokeVault(vaultId), 422],
+    ["a cancelled billing agreement", (vaultId) => fake.revokeVault(vaultId, "AGREEMENT_ALREADY_CANCELLED"), 422],
+    ["an expired token", (vaultId) => fake.revokeVault(vaultId, "TOKEN_EXPIRED"), 422],
+  ])("%s opens an on-session PayPal payment for the upsell instead (%i)", async (_, refuse, refusedWith) => {
+    const provider = paypal();
+    const known = fake.vaultAccount();
+    const vaultId = refusedWith === 400 ? "unknownvault" : known;
+    refuse(vaultId);
+    const input = upsell(vaultId);
+    const outcome = await provider.chargeSavedMethod(input);
+
+    const [silent, onSession] = fake.requestsTo("POST", "/v2/checkout/orders");
+    expect(fake.exchanges.find((exchange) => exchange.request === silent)?.status).toBe(refusedWith);
+    expect(textAt(onSession?.body, "payment_source", "paypal", "vault_id")).toBeUndefined();
+    expect(textAt(onSession?.body, "payment_source", "paypal", "experience_context", "return_url")).toBe(`https://shop.example/checkout-return/${paymentId}`);
+    expect(textAt(onSession?.body, "purchase_units", 0, "amount", "value")).toBe("19.90");
+    expect(onSession?.headers["paypal-request-id"]).toBe(`${input.idempotencyKey}:on-session`);
+    if (outcome.status !== "requires_action") throw new Error(`expected requires_action, got ${outcome.status}`);
+    expect(outcome.actionUrl).toContain(`token=${outcome.providerRef}`);
+
+    // A retry of the same acceptance finds the same payment, and the buyer's approval pays it.
+    expect(await provider.chargeSavedMethod(input)).toEqual(outcome);
+    expect(fake.orderCount()).toBe(1);
+    fake.approve(outcome.providerRef);
+    expect(await provider.retrievePayment(outcome.providerRef)).toEqual({ status: "succeeded", providerRef: outcome.providerRef, reusableMethodRef: null });
+  });
+});
+
+describe("what PayPal's documents say a capture can answer", () => {
+  it.each(["PAYER_ACTION_REQUIRED", "REDIRECT_PAYER_FOR_ALTERNATE_FUNDING"] as const)("a capture refused with %s sends the buyer back to PayPal, and their second approval pays", async (issue) => {
+    const provider = paypal();
+    const orderId = refOf(await provider.startPayment(checkout()));
+    fake.approve(orderId, issue);
+    const outcome = await provider.retrievePayment(orderId);
+    expect(outcome).toEqual({ status: "requires_action", providerRef: orderId, actionUrl: expect.stringContaining(`token=${orderId}`) });
+    fake.approve(orderId);
+    expect(await provider.retrievePayment(orderId)).toMatchObject({ status: "succeeded", providerRef: orderId });
+    // The second capture is a new request: PayPal would answer a repeated id with its first refusal.
+    const ids = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`).map((request) => request.headers["paypal-request-id"]);
+    expect(new Set(ids).size).toBe(2);
+  });
+
+  it("a capture PayPal holds as PENDING is processing, with the reason PayPal gives", async () => {
+    const provider = paypal();
+    const orderId = refOf(await provider.startPayment(checkout()));
+    fake.approve(orderId, "PENDING");
+    expect(await provider.retrievePayment(orderId)).toEqual({ status: "processing", providerRef: orderId });
+    expect(textAt(fake.captureOf(orderId), "status_details", "reason")).toBe("PENDING_REVIEW");
+  });
+
+  // Every value of Orders v2's `order_status`: none throws, each means what PayPal documents.
+  it.each<[FakeOrderStatus, PaymentOutcome["status"], boolean]>([
+    ["CREATED", "requires_action", false],
+    ["PAYER_ACTION_REQUIRED", "requires_action", false],
+    ["APPROVED", "succeeded", true],
+    ["SAVED", "succeeded", true],
+    ["VOIDED", "declined", false],
+    ["COMPLETED", "succeeded", false],
+  ])("an order %s reads as %s (captured by us: %s)", async (status, expected, capturedByUs) => {
+    const provider = paypal();
+    const orderId = refOf(await provider.startPayment(checkout()));
+    if (status === "COMPLETED") {
+      fake.approve(orderId);
+      await provider.retrievePayment(orderId);
+    } else {
+      fake.setOrderStatus(orderId, status);
+    }
+    const capturesBefore = fake.requestsTo("POST", /\/capture$/).length;
+    const outcome = await provider.retrievePayment(orderId);
+    expect(outcome.status).toBe(expected);
+    if (outcome.status === "requires_action") expect(outcome.actionUrl).toContain(`token=${orderId}`);
+    expect(fake.requestsTo("POST", /\/capture$/).length - capturesBefore).toBe(capturedByUs ? 1 : 0);
+  });
+});
+
+describe("PayPal-Request-Id", () => {
+  const longKey = `order:${randomUUID()}:upsell:${"upsell-with-a-long-step-name".repeat(3)}:attempt:1`;
+
+  it("our key as it is when it fits, else a hash of at most 108 characters, the same each time", () => {
+    expect(longKey.length).toBeGreaterThan(108);
+    expect(payPalRequestId("order:1:checkout:1")).toBe("order:1:checkout:1");
+    expect(payPalRequestId("x".repeat(108))).toBe("x".repeat(108));
+    expect(payPalRequestId(longKey).length).toBeLessThanOrEqual(108);
+    expect(payPalRequestId(longKey)).toBe(payPalRequestId(longKey));
+    expect(payPalRequestId(longKey)).not.toBe(payPalRequestId(`${longKey}:refund`));
+  });
+
+  it.each<[string, (provider: PayPalProvider) => Promise<unknown>]>([
+    ["a checkout", (provider) => provider.startPayment(checkout({ idempotencyKey: longKey }))],
+    ["an upsell on the kept account", (provider) => provider.chargeSavedMethod({ idempotencyKey: longKey, orderNumber: "VN-1", amountMinor: 990, currency: "EUR", reusableMethodRef: fake.vaultAccount(), returnUrl: "/checkout-return/x" })],
+    ["an upsell after a refused account", (provider) => provider.chargeSavedMethod({ idempotencyKey: longKey, orderNumber: "VN-1", amountMinor: 990, currency: "EUR", reusableMethodRef: "refused", returnUrl: "/checkout-return/x" })],
+    [
+      "a refund",
+      async (provider) => {
+        const { orderId } = await paidOrder(provider);
+        return provider.refund({ idempotencyKey: longKey, providerRef: orderId, amountMinor: 100 });
+      },
+    ],
+  ])("%s with a key longer than 108 characters sends ids PayPal takes", async (_, call) => {
+    await call(paypal());
+    const sent = fake.requests.flatMap((request) => request.headers["paypal-request-id"] ?? []);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const id of sent) expect(id.length).toBeLessThanOrEqual(108);
+    expect(fake.exchanges.map((exchange) => JSON.stringify(exchange.body))).not.toContainEqual(expect.stringContaining("INVALID_STRING_LENGTH"));
   });
 });
 
@@ -495,13 +594,34 @@ describe("verifyWebhook", () => {
     }
   });
 
+  it.each<[string, FakeEventType[], (orderId: string) => PaymentEvent, PaymentOutcome["status"]]>([
+    ["a reversed capture is refunded in full", ["PAYMENT.CAPTURE.REVERSED"], (orderId) => ({ type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 8970 }), "succeeded"],
+    ["a pending capture that completes is paid", ["PAYMENT.CAPTURE.COMPLETED"], (orderId) => ({ type: "payment.succeeded", providerRef: orderId, reusableMethodRef: expect.any(String) as string }), "succeeded"],
+    ["a pending capture that is denied failed", ["PAYMENT.CAPTURE.DENIED"], (orderId) => ({ type: "payment.failed", providerRef: orderId, code: "card_declined" }), "declined"],
+    ["an approval PayPal reversed before capture failed", ["CHECKOUT.PAYMENT-APPROVAL.REVERSED"], (orderId) => ({ type: "payment.failed", providerRef: orderId, code: "card_declined" }), "declined"],
+  ])("%s", async (_, eventTypes, expected, finally_) => {
+    const provider = paypal();
+    const orderId = refOf(await provider.startPayment(checkout()));
+    const eventType = eventTypes[0] as FakeEventType;
+    if (eventType === "CHECKOUT.PAYMENT-APPROVAL.REVERSED") fake.approve(orderId);
+    else {
+      fake.approve(orderId, eventType === "PAYMENT.CAPTURE.REVERSED" ? "COMPLETED" : "PENDING");
+      await provider.retrievePayment(orderId);
+    }
+    const rawBody = fake.webhookEvent(eventType, orderId);
+    const verified = await provider.verifyWebhook(signedHeaders(), rawBody);
+    expect(verified).toEqual({ eventId: JSON.parse(rawBody).id, event: expected(orderId) });
+    // PayPal's own state agrees with what the event said.
+    expect((await provider.retrievePayment(orderId)).status).toBe(finally_);
+  });
+
   it("rejects what PayPal does not verify", async () => {
     fake.setVerificationStatus("FAILURE");
     await expect(paypal().verifyWebhook(signedHeaders(), event("PAYMENT.CAPTURE.COMPLETED", {}))).rejects.toBeInstanceOf(WebhookRejected);
   });
 
   it("rejects events signed for another webhook", async () => {
-    await expect(paypal({ webhookId: "WH-SOMEONE-ELSE" }).verifyWebhook(signedHeaders(), event("PAYMENT.CAPTURE.COMPLETED", {}))).rejects.toBeInstanceOf(WebhookRejected);
+    await expect(paypal({ webhookId: "SOMEONEELSE0001" }).verifyWebhook(signedHeaders(), event("PAYMENT.CAPTURE.COMPLETED", {}))).rejects.toBeInstanceOf(WebhookRejected);
   });
 
   it.each(["paypal-auth-algo", "paypal-cert-url", "paypal-transmission-id", "paypal-transmission-sig", "paypal-transmission-time"])(

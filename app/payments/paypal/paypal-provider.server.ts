@@ -10,7 +10,7 @@ import type {
 import { minorToPayPalValue } from "./paypal-amounts";
 import { createPayPalApi, idSegment, PayPalApiError, type PayPalAnswer, type PayPalApi } from "./paypal-api.server";
 import { textAt } from "./json-fields";
-import { checkoutOrderBody, readOrder, refundableCapture, vaultedOrderBody, type OrderRequest, type PayPalShipping } from "./paypal-orders.server";
+import { approvalLinkOf, checkoutOrderBody, readOrder, refundableCapture, vaultedOrderBody, type OrderRequest, type PayPalShipping } from "./paypal-orders.server";
 import { verifyPayPalWebhook } from "./paypal-webhooks.server";
 
 /**
@@ -87,7 +87,14 @@ export function payPalReturnUrls(publicUrl: string, returnPath: string): { retur
 }
 
 /** Capture refusals that mean the buyer's money cannot be taken (rather than a mistake of ours). */
-const awaitingBuyerIssues = ["ORDER_NOT_APPROVED", "PAYER_ACTION_REQUIRED"];
+const awaitingBuyerIssues = ["ORDER_NOT_APPROVED"];
+
+/**
+ * Capture refusals that send the buyer back to PayPal: "instruct the buyer to return to PayPal"
+ * and "redirect the payer to select another funding source" (Orders v2, capture's 422 answers;
+ * https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/).
+ */
+const payerActionIssues = ["PAYER_ACTION_REQUIRED", "REDIRECT_PAYER_FOR_ALTERNATE_FUNDING"];
 
 function isSuccess(answer: PayPalAnswer): boolean {
   return answer.status >= 200 && answer.status < 300;
@@ -119,17 +126,23 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
   /** An order in our words; an approved one is captured first. */
   async function settle(order: unknown): Promise<PaymentOutcome> {
     const reading = readOrder(order);
-    return reading.kind === "outcome" ? reading.outcome : capture(reading.orderId);
+    return reading.kind === "outcome" ? reading.outcome : capture(reading.orderId, textAt(order, "update_time"));
   }
 
-  /** Takes the money of an approved order; the request id makes a repeated capture return the first. */
-  async function capture(orderId: string): Promise<PaymentOutcome> {
+  /**
+   * Takes the money of an approved order; the request id makes a repeated capture return the
+   * first. It names the order's state (`update_time`): PayPal answers a repeated id with the first
+   * answer, so after the buyer acted again at PayPal the next capture must be a new request.
+   */
+  async function capture(orderId: string, orderUpdatedAt: string | undefined): Promise<PaymentOutcome> {
     const path = `/v2/checkout/orders/${idSegment(orderId, "order")}/capture`;
-    const answer = await api.call("POST", path, { json: {}, requestId: `${orderId}:capture` });
+    const requestId = orderUpdatedAt ? `${orderId}:capture:${orderUpdatedAt}` : `${orderId}:capture`;
+    const answer = await api.call("POST", path, { json: {}, requestId });
     if (isSuccess(answer)) return settledAfterCapture(answer.body);
     if (answer.status === 404) return { status: "declined", providerRef: orderId, code: "cancelled" };
     if (answer.status !== 422) throw failure(`POST ${path}`, answer);
     const issues = failure(`POST ${path}`, answer).issues;
+    if (issues.some((issue) => payerActionIssues.includes(issue))) return payerAction(orderId, answer.body);
     if (issues.includes("ORDER_ALREADY_CAPTURED") || issues.some((issue) => awaitingBuyerIssues.includes(issue))) {
       const current = await getOrder(orderId);
       if (current.status === 404) return { status: "declined", providerRef: orderId, code: "cancelled" };
@@ -137,6 +150,28 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
     }
     // INSTRUMENT_DECLINED, TRANSACTION_REFUSED and the like: PayPal would not take the money.
     return { status: "declined", providerRef: orderId, code: "card_declined" };
+  }
+
+  /** The buyer must act at PayPal again: the refusal's own link, else the order's approval page. */
+  async function payerAction(orderId: string, refusal: unknown): Promise<PaymentOutcome> {
+    let actionUrl = approvalLinkOf(refusal);
+    if (!actionUrl) {
+      const current = await getOrder(orderId);
+      if (current.status === 404) return { status: "declined", providerRef: orderId, code: "cancelled" };
+      actionUrl = approvalLinkOf(current.body);
+    }
+    if (!actionUrl) throw new Error(`PayPal order ${orderId} needs the buyer but names no page for them`);
+    return { status: "requires_action", providerRef: orderId, actionUrl };
+  }
+
+  /** Creates an order and reads it in our words; a 422 means PayPal will not take this payment at all. */
+  async function createOrder(body: unknown, requestId: string): Promise<PaymentOutcome> {
+    const answer = await api.call("POST", "/v2/checkout/orders", { json: body, requestId });
+    if (isSuccess(answer)) return settle(answer.body);
+    // PayPal refused the order before the buyer saw it (account or currency restrictions):
+    // the buyer can choose another method.
+    if (answer.status === 422) return { status: "declined", providerRef: null, code: "provider_unavailable" };
+    throw failure("POST /v2/checkout/orders", answer);
   }
 
   function settledAfterCapture(order: unknown): PaymentOutcome {
@@ -154,13 +189,7 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
 
     async startPayment(input) {
       const urls = payPalReturnUrls(publicUrl, input.returnUrl);
-      const body = checkoutOrderBody(orderRequest(input), urls, input.saveMethod);
-      const answer = await api.call("POST", "/v2/checkout/orders", { json: body, requestId: input.idempotencyKey });
-      if (isSuccess(answer)) return settle(answer.body);
-      // PayPal refused the order before the buyer saw it (account or currency restrictions):
-      // the buyer can choose another method.
-      if (answer.status === 422) return { status: "declined", providerRef: null, code: "provider_unavailable" };
-      throw failure("POST /v2/checkout/orders", answer);
+      return createOrder(checkoutOrderBody(orderRequest(input), urls, input.saveMethod), input.idempotencyKey);
     },
 
     async retrievePayment(providerRef) {
@@ -174,8 +203,13 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       const urls = payPalReturnUrls(publicUrl, input.returnUrl);
       const body = vaultedOrderBody(orderRequest(input), input.reusableMethodRef, urls);
       const answer = await api.call("POST", "/v2/checkout/orders", { json: body, requestId: input.idempotencyKey });
-      // A revoked or unknown kept account, or a refused payment: nothing was charged.
-      if (answer.status === 404 || answer.status === 422) return { status: "declined", providerRef: null, code: "card_declined" };
+      if (answer.status === 400 || answer.status === 422) {
+        // PayPal will not charge the kept account silently: an id it does not know is a 400, a
+        // revoked or refused one a 422 (Orders v2 documents no 404 here). Nothing was charged; the
+        // buyer, still on the upsell page, approves this one payment at PayPal instead. Its own
+        // request id keeps a retry on the same order.
+        return createOrder(checkoutOrderBody(orderRequest(input), urls, false), `${input.idempotencyKey}:on-session`);
+      }
       if (!isSuccess(answer)) throw failure("POST /v2/checkout/orders", answer);
       const outcome = await settle(answer.body);
       // The account stays kept after a vaulted payment even when PayPal does not repeat its id.

@@ -81,12 +81,25 @@ async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown
       const orderId = await orderIdOfCapture(api, resource);
       return orderId ? { type: "payment.failed", providerRef: orderId, code: "card_declined" } : ignored;
     }
+    // PAYMENT.CAPTURE.REVERSED: "PayPal reverses a payment capture" (a chargeback decided for the
+    // buyer, or PayPal taking the money back). Its resource is a refund of the capture and the
+    // money has left us as with a refund we made, so the order follows it as refunded by the
+    // amount PayPal names (https://developer.paypal.com/api/rest/webhooks/event-names/#link-payments).
+    // A dispute still open arrives as CUSTOMER.DISPUTE.CREATED instead.
     case "PAYMENT.CAPTURE.REFUNDED":
+    case "PAYMENT.CAPTURE.REVERSED":
       return refundedEvent(api, resource, ignored);
     case "CHECKOUT.ORDER.APPROVED": {
       // Approved at PayPal by a buyer who may never come back to us: the store captures it.
       const orderId = textAt(resource, "id");
       return orderId ? { type: "payment.awaiting_store", providerRef: orderId } : ignored;
+    }
+    case "CHECKOUT.PAYMENT-APPROVAL.REVERSED": {
+      // "A problem occurred after the buyer approved the order but before you captured the
+      // payment": PayPal will not let it be captured, so the payment failed and the buyer may pay
+      // again (https://developer.paypal.com/docs/checkout/standard/customize/handle-uncaptured-payments/).
+      const orderId = textAt(resource, "order_id") ?? textAt(resource, "id");
+      return orderId ? { type: "payment.failed", providerRef: orderId, code: "card_declined" } : ignored;
     }
     case "CUSTOMER.DISPUTE.CREATED": {
       const captureId = textAt(resource, "disputed_transactions", 0, "seller_transaction_id");
