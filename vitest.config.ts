@@ -12,5 +12,6 @@ export default defineConfig({
     environment: "node",
     // Database tests share two cores with the build and the browsers in CI: a slow moment is not a failure.
     testTimeout: 20_000,
+    hookTimeout: 60_000,
   },
 });

@@ -12,7 +12,7 @@ import { formatPreflight, preflightFailed, runPreflight } from "./preflight.serv
 const publicUrl = "https://shop.example.test";
 const everyStripeMethod = ["card", "klarna", "bancontact", "eps", "swish", "mobilepay", "twint"];
 const stripeWebhook = { url: `${publicUrl}/webhooks/stripe`, enabled_events: [...stripeWebhookEventTypes] };
-const payPalWebhook: FakeWebhook = { id: "WH-STORE", url: `${publicUrl}/webhooks/paypal`, event_types: payPalWebhookEventTypes.map((name) => ({ name })) };
+const payPalWebhook: FakeWebhook = { id: "STOREWEBHOOK01", url: `${publicUrl}/webhooks/paypal`, event_types: payPalWebhookEventTypes.map((name) => ({ name })) };
 
 let database: OpenDatabase;
 let mailbox: Mailbox;
@@ -35,7 +35,7 @@ async function stripeFake(options: FakeStripeOptions): Promise<FakeStripe> {
 }
 
 async function payPalFake(webhooks: FakeWebhook[]): Promise<FakePayPal> {
-  const fake = await startFakePayPal({ clientId: "client", clientSecret: "secret", webhookId: "WH-STORE", webhooks });
+  const fake = await startFakePayPal({ clientId: "client", clientSecret: "secret", webhookId: "STOREWEBHOOK01", webhooks });
   fakes.push(fake);
   return fake;
 }
@@ -122,7 +122,7 @@ describe("the go-live check", () => {
 
   it.each<[string, FakeWebhook[], Record<string, string>, string, RegExp]>([
     ["a ready PayPal app", [payPalWebhook], {}, "PayPal webhook", /^ok: /],
-    ["no webhook with PAYPAL_WEBHOOK_ID", [{ ...payPalWebhook, id: "WH-OTHER" }], {}, "PayPal webhook", /^fail: no webhook with the id in PAYPAL_WEBHOOK_ID/],
+    ["no webhook with PAYPAL_WEBHOOK_ID", [{ ...payPalWebhook, id: "OTHERWEBHOOK01" }], {}, "PayPal webhook", /^fail: no webhook with the id in PAYPAL_WEBHOOK_ID/],
     ["a webhook for another address", [{ ...payPalWebhook, url: "https://old.example.test/webhooks/paypal" }], {}, "PayPal webhook", /^fail: PAYPAL_WEBHOOK_ID's webhook posts to https:\/\/old/],
     ["a webhook missing events", [{ ...payPalWebhook, event_types: [{ name: "PAYMENT.CAPTURE.COMPLETED" }] }], {}, "PayPal webhook", /^fail: the webhook for .* does not send CHECKOUT\.ORDER\.APPROVED/],
     ["a webhook for every event", [{ ...payPalWebhook, event_types: [{ name: "*" }] }], {}, "PayPal webhook", /^ok: /],
@@ -130,7 +130,7 @@ describe("the go-live check", () => {
     ["PayPal alone, which Switzerland does not offer", [payPalWebhook], {}, "Payment methods per market", /^fail: no way to pay in CH, CH-FR/],
   ])("PayPal: %s", async (_case, webhooks, env, name, expected) => {
     const paypal = await payPalFake(webhooks);
-    const checks = await check({ PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "WH-STORE", PAYPAL_API_URL: paypal.url, ...env });
+    const checks = await check({ PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "STOREWEBHOOK01", PAYPAL_API_URL: paypal.url, ...env });
     expect(lines(checks, name)).toEqual([expect.stringMatching(expected)]);
   });
 
