@@ -3,6 +3,7 @@ import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookRejected, type ChargeSavedMethodInput, type PaymentEvent, type PaymentOutcome, type StartPaymentInput } from "../provider";
 import { fakeTestPaymentMethods, startFakeStripe, type FakeStripe, type RecordedStripeRequest } from "../../../tests/fakes/stripe/fake-stripe-api";
+import { requestProblems } from "../../../tests/fakes/stripe/stripe-openapi";
 import { StripeApiError, StripeUnreachable } from "./stripe-errors.server";
 import { createStripeProvider, type StripeProvider, type StripeProviderOptions } from "./stripe-provider.server";
 
@@ -14,7 +15,11 @@ beforeEach(async () => {
   fake = await startFakeStripe();
 });
 afterEach(async () => {
+  // Every request of every scenario, checked against Stripe's schema (the fake refuses a bad one too;
+  // this catches a request whose refusal a test expected for another reason).
+  const problems = fake.requests.filter((request) => request.path.startsWith("/v1/") && !request.injectedFailure).flatMap((request) => requestProblems(request.method, request.path, request.params).map((problem) => `${request.method} ${request.path}: ${problem.message}`));
   await fake.close();
+  expect(problems).toEqual([]);
 });
 
 function stripe(overrides: Partial<StripeProviderOptions> = {}): StripeProvider {
@@ -92,6 +97,7 @@ describe("startPayment", () => {
       payment_method: "pm_card_visa",
       confirm: "true",
       return_url: `https://shop.example/checkout-return/${paymentId}`,
+      use_stripe_sdk: "false",
       metadata: { order_number: "VN-ABCD-EFGH" },
       setup_future_usage: "off_session",
     });
@@ -159,13 +165,20 @@ describe("startPayment", () => {
     expect(fake.requestsTo("GET", `/v1/payment_intents/${intentId}`)).toHaveLength(1);
   });
 
-  it.each(["swish", "mobilepay", "twint", "eps", "klarna"])("sends a %s payment to its own page, saving nothing, and reads the result on return", async (method) => {
+  it.each([
+    ["swish", "swish_handle_redirect_or_display_qr_code"],
+    ["mobilepay", "redirect_to_url"],
+    ["twint", "redirect_to_url"],
+    ["eps", "redirect_to_url"],
+    ["klarna", "redirect_to_url"],
+  ])("sends a %s payment to its own page (next action %s), saving nothing, and reads the result on return", async (method, nextAction) => {
     const provider = stripe();
     const outcome = await provider.startPayment(checkout({ method, details: {}, saveMethod: false }));
     const intentId = refOf(outcome);
     expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, actionUrl: `${fake.url}/fake/authenticate/${intentId}` });
+    expect(fake.paymentIntent(intentId).next_action).toMatchObject({ type: nextAction });
     const created = postsTo("/v1/payment_intents").at(-1);
-    expect(created?.params).toMatchObject({ payment_method_data: { type: method }, allowed_payment_method_types: { 0: method }, confirm: "true" });
+    expect(created?.params).toMatchObject({ payment_method_data: { type: method }, allowed_payment_method_types: { 0: method }, confirm: "true", use_stripe_sdk: "false" });
     expect(created?.params).not.toHaveProperty("setup_future_usage");
     expect(created?.params).not.toHaveProperty("customer");
     fake.authenticate(intentId, true);
@@ -330,6 +343,7 @@ describe("chargeSavedMethod", () => {
       payment_method: paymentMethodId,
       off_session: "true",
       confirm: "true",
+      return_url: `https://shop.example/checkout-return/${paymentId}`,
       metadata: { order_number: "VN-ABCD-EFGH" },
     });
     expect(request?.headers["idempotency-key"]).toBe(`${input.idempotencyKey}:intent`);
@@ -356,7 +370,7 @@ describe("chargeSavedMethod", () => {
     expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, actionUrl: `${fake.url}/fake/authenticate/${intentId}` });
 
     const confirm = only(postsTo(`/v1/payment_intents/${intentId}/confirm`));
-    expect(confirm.params).toEqual({ payment_method: paymentMethodId, return_url: `https://shop.example/checkout-return/${paymentId}`, setup_future_usage: "off_session" });
+    expect(confirm.params).toEqual({ payment_method: paymentMethodId, return_url: `https://shop.example/checkout-return/${paymentId}`, use_stripe_sdk: "false", setup_future_usage: "off_session" });
     expect(confirm.headers["idempotency-key"]).toBe(`${input.idempotencyKey}:on-session`);
 
     // A retry of the same upsell replays both answers and creates nothing.
