@@ -248,6 +248,9 @@ function stripeId(prefix: string, length = 24): string {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** The fake keeps no personal data: billing details are always empty. */
+const noBillingDetails = { address: null, email: null, name: null, phone: null };
+
 function newForm(): FormObject {
   // No prototype: a parameter called `constructor` or `__proto__` is just a name.
   return Object.create(null) as FormObject;
@@ -430,16 +433,17 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   function methodJson(method: FakeMethod) {
     const isSepa = method.behaviour === "sepaDebit";
-    if (method.behaviour === "bancontact") return { id: method.id, object: "payment_method", type: "bancontact", customer: method.customer, created: method.created, livemode, bancontact: {} };
-    if (method.type) return { id: method.id, object: "payment_method", type: method.type, customer: method.customer, created: method.created, livemode, [method.type]: {} };
+    if (method.behaviour === "bancontact") return { id: method.id, object: "payment_method", billing_details: noBillingDetails, type: "bancontact", customer: method.customer, created: method.created, livemode, bancontact: {} };
+    if (method.type) return { id: method.id, object: "payment_method", billing_details: noBillingDetails, type: method.type, customer: method.customer, created: method.created, livemode, [method.type]: {} };
     return {
       id: method.id,
       object: "payment_method",
+      billing_details: noBillingDetails,
       type: isSepa ? "sepa_debit" : "card",
       customer: method.customer,
       created: method.created,
       livemode,
-      ...(isSepa ? { sepa_debit: { country: "DE", last4: "3000" } } : { card: { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 } }),
+      ...(isSepa ? { sepa_debit: { country: "DE", last4: "3000" } } : { card: { brand: "visa", funding: "credit", last4: "4242", exp_month: 12, exp_year: 2034 } }),
     };
   }
 
@@ -478,7 +482,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       amount: charge.amount,
       amount_captured: charge.amount,
       amount_refunded: charge.amountRefunded,
-      billing_details: { address: null, email: null, name: null, phone: null },
+      billing_details: noBillingDetails,
       captured: true,
       currency: charge.currency,
       customer: charge.customer,

@@ -35,7 +35,8 @@ export function formToJson(value: FormValue): Json {
 
 /**
  * Stripe writes "may be null" as `nullable` beside an `anyOf` without `type`, which Ajv does not
- * take: such a schema becomes `anyOf: [..., { enum: [null] }]`, meaning the same.
+ * take: such a schema becomes `anyOf: [..., { enum: [null] }]`, meaning the same. A nullable
+ * `enum` gets `null` among its values, which OpenAPI 3.0 implies and Ajv does not.
  */
 function nullableForAjv(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(nullableForAjv);
@@ -43,7 +44,7 @@ function nullableForAjv(node: unknown): unknown {
   const { nullable, ...rest } = node as Record<string, unknown>;
   const copy = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, nullableForAjv(value)]));
   if (nullable !== true) return copy;
-  if ("type" in copy) return { ...copy, nullable };
+  if ("type" in copy) return Array.isArray(copy.enum) ? { ...copy, nullable, enum: [...copy.enum, null] } : { ...copy, nullable };
   if (Array.isArray(copy.anyOf)) return { ...copy, anyOf: [...copy.anyOf, { enum: [null] }] };
   return { anyOf: [copy, { enum: [null] }] };
 }
@@ -94,12 +95,20 @@ export function loadSubset(): Document {
 
 let backend: OpenAPIBackend | null = null;
 
-/** The validator, built once per process (about a second); `checkDocument` also checks the subset is valid OpenAPI. */
-export async function loadStripeSchema(options: { checkDocument?: boolean } = {}): Promise<void> {
-  if (backend && !options.checkDocument) return;
+/** Throws unless the checked-in subset, as it is, is a valid OpenAPI document. */
+export function checkSubsetIsOpenApi(): void {
+  const document = loadSubset();
+  const api = new OpenAPIBackend({ definition: document, quick: true, validate: false });
+  api.document = document;
+  api.validateDefinition();
+}
+
+/** The validator, built once per process; each operation's schemas are compiled when first used. */
+export async function loadStripeSchema(): Promise<void> {
+  if (backend) return;
   const next = new OpenAPIBackend({
     definition: forValidation(loadSubset()),
-    quick: !options.checkDocument,
+    quick: true,
     validate: true,
     // Form values are all text on the wire: request bodies and parameters are coerced to the
     // schema's types (as Stripe reads them), responses are JSON and must match as they are.
