@@ -164,3 +164,22 @@ describe("test support stays out of the application", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe("the account's settings a go-live check reads", () => {
+  it("lists the webhook endpoints and payment method configurations it was given, in live mode for a live key", async () => {
+    const live = await startFakeStripe({
+      secretKey: "sk_live_fakeStore",
+      webhookEndpoints: [{ url: "https://shop.example/webhooks/stripe", enabled_events: ["payment_intent.succeeded"], status: "disabled" }],
+      paymentMethodConfigurations: [{ name: "Store", enabled: ["card", "swish"] }],
+    });
+    try {
+      const get = async (path: string) => (await fetch(`${live.url}${path}`, { headers: { Authorization: `Bearer ${live.secretKey}` } })).json() as Promise<{ object: string; data: Record<string, unknown>[] }>;
+      const endpoints = await get("/v1/webhook_endpoints");
+      expect(endpoints).toMatchObject({ object: "list", data: [{ object: "webhook_endpoint", url: "https://shop.example/webhooks/stripe", enabled_events: ["payment_intent.succeeded"], status: "disabled", livemode: true }] });
+      const configurations = await get("/v1/payment_method_configurations");
+      expect(configurations.data[0]).toMatchObject({ name: "Store", active: true, livemode: true, card: { available: true, display_preference: { value: "on" } }, swish: { display_preference: { value: "on" } }, klarna: { display_preference: { value: "off" } } });
+    } finally {
+      await live.close();
+    }
+  });
+});
