@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookRejected, type ChargeSavedMethodInput, type PaymentEvent, type PaymentOutcome, type StartPaymentInput } from "../provider";
 import { fakeTestPaymentMethods, startFakeStripe, type FakeStripe, type RecordedStripeRequest } from "../../../tests/fakes/stripe/fake-stripe-api";
 import { requestProblems } from "../../../tests/fakes/stripe/stripe-openapi";
+import { checkoutInput } from "../../../tests/fakes/stripe/checkout-input";
 import { StripeApiError, StripeUnreachable } from "./stripe-errors.server";
 import { createStripeProvider, type StripeProvider, type StripeProviderOptions } from "./stripe-provider.server";
 
@@ -27,18 +28,7 @@ function stripe(overrides: Partial<StripeProviderOptions> = {}): StripeProvider 
 }
 
 function checkout(overrides: Partial<StartPaymentInput> = {}): StartPaymentInput {
-  return {
-    idempotencyKey: `order:${randomUUID()}:checkout:1`,
-    customer: { email: "anna.muster@example.com", name: "Anna Muster" },
-    orderNumber: "VN-ABCD-EFGH",
-    amountMinor: 8970,
-    currency: "EUR",
-    method: "card",
-    details: { paymentMethod: fakeTestPaymentMethods.succeeds },
-    saveMethod: true,
-    returnUrl: `/checkout-return/${paymentId}`,
-    ...overrides,
-  };
+  return checkoutInput(`/checkout-return/${paymentId}`, overrides);
 }
 
 function upsell(reusableMethodRef: string, overrides: Partial<ChargeSavedMethodInput> = {}): ChargeSavedMethodInput {

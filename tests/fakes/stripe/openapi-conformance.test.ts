@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStripeProvider, type StripeProvider } from "../../../app/payments/stripe/stripe-provider.server";
 import type { StartPaymentInput } from "../../../app/payments/provider";
+import { checkoutInput } from "./checkout-input";
 import { fakeTestPaymentMethods, startFakeStripe, type FakeStripe } from "./fake-stripe-api";
 import { checkSubsetIsOpenApi, loadStripeSchema, loadSubset, requestProblems, responseProblems } from "./stripe-openapi";
 
@@ -26,18 +27,7 @@ afterAll(async () => {
 });
 
 function checkout(overrides: Partial<StartPaymentInput> = {}): StartPaymentInput {
-  return {
-    idempotencyKey: `order:${randomUUID()}:checkout:1`,
-    customer: { email: "anna.muster@example.com", name: "Anna Muster", country: "SE" },
-    orderNumber: "VN-ABCD-EFGH",
-    amountMinor: 8970,
-    currency: "EUR",
-    method: "card",
-    details: { paymentMethod: fakeTestPaymentMethods.succeeds },
-    saveMethod: true,
-    returnUrl: "/checkout-return/1",
-    ...overrides,
-  };
+  return checkoutInput("/checkout-return/1", { customer: { email: "anna.muster@example.com", name: "Anna Muster", country: "SE" }, ...overrides });
 }
 
 async function get(path: string): Promise<void> {
