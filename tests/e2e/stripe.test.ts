@@ -86,7 +86,7 @@ describe("paying with Stripe's Payment Element", () => {
     const [intent] = stripe.requestsTo("POST", "/v1/payment_intents").slice(-1);
     expect(intent?.params).toMatchObject({ payment_method_data: { type: "swish" }, allowed_payment_method_types: { 0: "swish" }, confirm: "true", use_stripe_sdk: "false" });
     // Swish's own next action, whose hosted page the buyer was sent to.
-    expect(stripe.paymentIntent((intent?.responseBody as { id: string }).id).next_action).toMatchObject({ type: "swish_handle_redirect_or_display_qr_code" });
+    expect((intent?.responseBody as { next_action: unknown }).next_action).toMatchObject({ type: "swish_handle_redirect_or_display_qr_code" });
     expect(intent?.params).not.toHaveProperty("setup_future_usage");
     await page().waitForSelector("html[data-hydrated]");
     await page().getByTestId("digital-consent").check();
