@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { orderEvents, outbox, payments, webhookEvents } from "../db/schema";
+import { orderEvents, outbox, payments, refunds, webhookEvents } from "../db/schema";
 import { WebhookRejected, type PaymentProvider, type VerifiedWebhook } from "../payments/provider";
 import type { Database } from "../db/database.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
@@ -88,6 +88,38 @@ describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
     const eventId = `evt_${randomUUID()}`;
     expect(await send(database.db, { eventId, event: { type: "ignored", providerType: "x" } }, headers)).toBe(status);
     expect(await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, eventId))).toEqual([]);
+  });
+
+  it.each([
+    // A refund pending at the provider (SEPA, some banks): not given back until it settles, so the
+    // provider's total that already counts it moves nothing, and a failure leaves the order paid.
+    ["succeeded", "refunded", [8970]],
+    ["failed", "paid", []],
+  ] as const)("keeps a refund the provider took as pending open until it has %s, then the order is %s", async (settled, status, mails) => {
+    const ref = `pi_${randomUUID()}`;
+    const orderId = await orderPayingWith(ref);
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.succeeded", providerRef: ref, reusableMethodRef: null } });
+    const refundRef = `re_${randomUUID()}`;
+    let calls = 0;
+    const pendingAtProvider: PaymentProvider = { ...provider, refund: () => ((calls += 1), Promise.resolve({ status: "pending", refundRef })) };
+    const providers = new Map([["fake", pendingAtProvider]]);
+    const requestKey = randomUUID();
+    const result = await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey });
+    expect(result.kind).toBe("incomplete");
+    expect(result.kind !== "refused" && result.refunds.map((refund) => [refund.status, refund.providerRef])).toEqual([["pending", refundRef]]);
+    // The provider's charge total already counts it; the order waits.
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.refunded", providerRef: ref, amountRefundedMinor: 8970 } });
+    expect((await orderById(database.db, orderId))?.status).toBe("paid");
+    // The same request again does not send it a second time (the provider's key may have expired).
+    await refundOrder(database.db, providers, { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey });
+    expect(calls).toBe(1);
+
+    const settledEvent: VerifiedWebhook = { eventId: `evt_${randomUUID()}`, event: { type: "refund.settled", providerRef: ref, refundRef, status: settled } };
+    expect(await Promise.all([send(database.db, settledEvent), send(database.db, { ...settledEvent, eventId: `evt_${randomUUID()}` })])).toEqual([200, 200]);
+    expect((await orderById(database.db, orderId))?.status).toBe(status);
+    const [row] = await database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
+    expect(row?.status).toBe(settled);
+    expect((await refundMails(orderId)).map((mail) => mail.payload.amountMinor)).toEqual(mails);
   });
 
   it("acknowledges events it does not act on, and events about payments it never made", async () => {

@@ -1,8 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { orders, payments, webhookEvents } from "../db/schema";
+import { orders, payments, refunds, webhookEvents } from "../db/schema";
 import { changeStatus, recordEvent, type Payment } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
+import { settleProviderRefund } from "./refund-service.server";
 import { WebhookRejected, type PaymentEvent, type PaymentProvider } from "../payments/provider";
 
 /**
@@ -66,6 +67,9 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
     case "payment.refunded":
       await applyRefundTotal(db, payment, event.amountRefundedMinor);
       return;
+    case "refund.settled":
+      await settleProviderRefund(db, event.refundRef, event.status);
+      return;
     case "payment.disputed":
       await recordEvent(db, payment.orderId, "payment_disputed", { payment: payment.id });
       return;
@@ -97,8 +101,19 @@ async function applyRefundTotal(db: Database, payment: Payment, refundedMinor: n
       .select({ paidMinor: sql<number>`coalesce(sum(${payments.amountMinor}), 0)::int` })
       .from(payments)
       .where(and(eq(payments.orderId, order.id), eq(payments.status, "succeeded")));
-    const to = refundedMinor >= paidMinor ? "refunded" : "partially_refunded";
+    // The provider's total counts refunds it accepted but has not paid out (Stripe: pending); ours
+    // among them are not given back until `refund.settled` says so, and a refunded order stays refunded.
+    const [{ waitingMinor } = { waitingMinor: 0 }] = await tx
+      .select({ waitingMinor: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
+      .from(refunds)
+      .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, "pending"), isNotNull(refunds.providerRef)));
+    const givenMinor = refundedMinor - waitingMinor;
+    const to = givenMinor >= paidMinor ? "refunded" : "partially_refunded";
     const detail = { payment: payment.id, refunded: refundedMinor };
+    if (givenMinor <= 0) {
+      await recordEvent(tx, order.id, "payment_refunded", detail);
+      return;
+    }
     if (order.status === to && to === "refunded") return;
     if (order.status === "pending_payment" || order.status === "payment_failed" || order.status === "cancelled") {
       await recordEvent(tx, order.id, "payment_refunded", detail);

@@ -133,7 +133,9 @@ async function sendPending(
   const settled: Refund[] = [];
   const newlySucceeded: Refund[] = [];
   for (const row of rows) {
-    if (row.status !== "pending") {
+    // Settled, or accepted by the provider and waiting for its word (a webhook): never sent again,
+    // since a key older than the provider keeps it (Stripe: 24 hours) would refund a second time.
+    if (row.status !== "pending" || row.providerRef) {
       settled.push(row);
       continue;
     }
@@ -147,7 +149,7 @@ async function sendPending(
       const outcome = await provider.refund({ idempotencyKey: row.idempotencyKey, providerRef: payment.providerRef, amountMinor: row.amountMinor });
       const [updated] = await db
         .update(refunds)
-        .set(outcome.status === "succeeded" ? { status: "succeeded", providerRef: outcome.refundRef } : { status: "failed", failureReason: outcome.reason })
+        .set(outcome.status === "failed" ? { status: "failed", failureReason: outcome.reason } : { status: outcome.status, providerRef: outcome.refundRef })
         .where(and(eq(refunds.id, row.id), eq(refunds.status, "pending")))
         .returning();
       // A twin of this request settled it first: report what it found.
@@ -223,6 +225,26 @@ async function settleOrder(db: Database, orderId: string, newlyDone: readonly Re
     }
     return changeStatus(tx, order, to, "refund_succeeded", detail);
   });
+}
+
+/**
+ * A refund the provider had accepted as pending has ended (its webhook): the row follows, once,
+ * and the order's status with it. A failed refund leaves the order as it was, shown as failed in
+ * the back office; nothing was given back, so the buyer is not told of a refund.
+ */
+export async function settleProviderRefund(db: Database, refundRef: string, status: "succeeded" | "failed"): Promise<void> {
+  const [row] = await db
+    .update(refunds)
+    .set(status === "succeeded" ? { status } : { status, failureReason: "the provider could not give the money back" })
+    .where(and(eq(refunds.providerRef, refundRef), eq(refunds.status, "pending")))
+    .returning();
+  // Applied before, or a refund made in the provider's dashboard (its total arrives as payment.refunded).
+  if (!row) return;
+  if (row.status === "succeeded") {
+    await settleOrder(db, row.orderId, [row], row.reason);
+    return;
+  }
+  await recordEvent(db, row.orderId, "refund_failed", { refund: row.id, amount: row.amountMinor });
 }
 
 export async function refundOrder(

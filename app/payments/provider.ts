@@ -54,7 +54,11 @@ export interface RefundInput {
   amountMinor: number;
 }
 
-export type RefundOutcome = { status: "succeeded"; refundRef: string } | { status: "failed"; reason: string };
+export type RefundOutcome =
+  | { status: "succeeded"; refundRef: string }
+  /** Accepted, but the money moves later (SEPA, some banks): a `refund.settled` event says how it ended. */
+  | { status: "pending"; refundRef: string }
+  | { status: "failed"; reason: string };
 
 /** What a verified provider webhook says happened to a payment, in our words. */
 export type PaymentEvent =
@@ -63,6 +67,8 @@ export type PaymentEvent =
   | { type: "payment.failed"; providerRef: string; code: DeclineCode }
   | { type: "payment.refunded"; providerRef: string; amountRefundedMinor: number }
   | { type: "payment.disputed"; providerRef: string }
+  /** A refund that was pending at the provider has ended: the money went back, or it did not. */
+  | { type: "refund.settled"; providerRef: string; refundRef: string; status: "succeeded" | "failed" }
   /** The provider waits for us (PayPal: the buyer approved but never came back): ask it and act on the answer. */
   | { type: "payment.awaiting_store"; providerRef: string }
   /** Verified, but nothing the store acts on: acknowledged and ignored. */

@@ -41,13 +41,15 @@ describe("paying with Stripe's Payment Element", () => {
     await payWith("4242 4242 4242 4242");
     await page().waitForURL(/\/upsell\/de$/);
     const [intent] = stripe.requestsTo("POST", "/v1/payment_intents");
-    expect(intent?.params).toMatchObject({ amount: "8970", currency: "eur", confirm: "true", setup_future_usage: "off_session", confirmation_token: expect.stringMatching(/^ctoken_/) });
+    // The redirect flow: a ConfirmationToken would otherwise default to use_stripe_sdk=true.
+    expect(intent?.params).toMatchObject({ amount: "8970", currency: "eur", confirm: "true", use_stripe_sdk: "false", setup_future_usage: "off_session", confirmation_token: expect.stringMatching(/^ctoken_/) });
     await page().waitForSelector("html[data-hydrated]");
     await page().getByTestId("digital-consent").check();
     await page().getByTestId("upsell-accept").click();
     await page().waitForURL(/\/upsellMind\/de$/);
     const upsell = stripe.requestsTo("POST", "/v1/payment_intents")[1];
-    expect(upsell?.params).toMatchObject({ amount: "990", off_session: "true", confirm: "true", customer: expect.stringMatching(/^cus_/) });
+    // Stripe refuses an off-session confirmation without a return_url while the dashboard's methods apply.
+    expect(upsell?.params).toMatchObject({ amount: "990", off_session: "true", confirm: "true", return_url: expect.stringMatching(/^http/), customer: expect.stringMatching(/^cus_/) });
     await openHydrated(page(), `${server.url}/thankyou/de`);
     expect(await page().getByTestId("order-line").count()).toBe(2);
     expect(session.problems).toEqual([]);
@@ -55,11 +57,18 @@ describe("paying with Stripe's Payment Element", () => {
 
   it("authenticates on Stripe's page at checkout and again for an upsell that needs it", { timeout: 60_000 }, async () => {
     await payWith("4000 0027 6000 3184");
+    await page().getByTestId("stripe-3ds-approve").waitFor();
+    const intent = stripe.requestsTo("POST", "/v1/payment_intents").at(-1)?.responseBody as { id: string };
+    expect(stripe.paymentIntent(intent.id).next_action).toMatchObject({ type: "redirect_to_url" });
     await page().getByTestId("stripe-3ds-approve").click();
     await page().waitForURL(/\/upsell\/de$/);
     await page().waitForSelector("html[data-hydrated]");
     await page().getByTestId("digital-consent").check();
     await page().getByTestId("upsell-accept").click();
+    await page().getByTestId("stripe-3ds-approve").waitFor();
+    // Off-session first (refused: authentication_required), then on-session with a page to go to.
+    const confirm = stripe.requestsTo("POST", /^\/v1\/payment_intents\/pi_\w+\/confirm$/).at(-1);
+    expect(confirm?.params).toMatchObject({ use_stripe_sdk: "false", return_url: expect.stringMatching(/^http/) });
     await page().getByTestId("stripe-3ds-approve").click();
     await page().waitForURL(/\/upsellMind\/de$/);
     await openHydrated(page(), `${server.url}/thankyou/de`);
@@ -75,7 +84,9 @@ describe("paying with Stripe's Payment Element", () => {
     await page().getByTestId("stripe-3ds-approve").click();
     await page().waitForURL(/\/upsell\/se$/);
     const [intent] = stripe.requestsTo("POST", "/v1/payment_intents").slice(-1);
-    expect(intent?.params).toMatchObject({ payment_method_data: { type: "swish" }, allowed_payment_method_types: { 0: "swish" }, confirm: "true" });
+    expect(intent?.params).toMatchObject({ payment_method_data: { type: "swish" }, allowed_payment_method_types: { 0: "swish" }, confirm: "true", use_stripe_sdk: "false" });
+    // Swish's own next action, whose hosted page the buyer was sent to.
+    expect((intent?.responseBody as { next_action: unknown }).next_action).toMatchObject({ type: "swish_handle_redirect_or_display_qr_code" });
     expect(intent?.params).not.toHaveProperty("setup_future_usage");
     await page().waitForSelector("html[data-hydrated]");
     await page().getByTestId("digital-consent").check();
@@ -84,6 +95,15 @@ describe("paying with Stripe's Payment Element", () => {
     await page().waitForURL(/\/upsellMind\/se$/);
     await openHydrated(page(), `${server.url}/thankyou/se`);
     expect(await page().getByTestId("order-line").count()).toBe(2);
+  });
+
+  it("says so when the buyer fails 3-D Secure at checkout, and nothing is paid", { timeout: 60_000 }, async () => {
+    await payWith("4000 0027 6000 3184");
+    await page().getByTestId("stripe-3ds-fail").click();
+    await page().getByTestId("checkout-error").waitFor();
+    const intent = stripe.requestsTo("POST", "/v1/payment_intents").at(-1)?.responseBody as { id: string };
+    expect(stripe.paymentIntent(intent.id).status).toBe("requires_payment_method");
+    expect(page().url()).toMatch(/\/checkout\/de/);
   });
 
   it("says why a card is declined and keeps the buyer's details", { timeout: 60_000 }, async () => {

@@ -81,10 +81,12 @@ export function outcomeOfIntent(intent: Stripe.PaymentIntent): PaymentOutcome {
     case "succeeded":
       return { status: "succeeded", providerRef, reusableMethodRef: reusableMethodRefOf(intent) };
     case "requires_action": {
-      // Every confirmation carries a return_url, so Stripe offers a page to send the buyer to.
+      // Every confirmation sends use_stripe_sdk=false with a return_url, so Stripe offers a page.
       // Swish shows its own page with the QR code or the app link instead of a plain redirect.
       const actionUrl = intent.next_action?.redirect_to_url?.url ?? intent.next_action?.swish_handle_redirect_or_display_qr_code?.hosted_instructions_url;
-      if (!actionUrl) throw new UnexpectedIntentState(intent, `its next action (${intent.next_action?.type ?? "none"}) has no page for the buyer`);
+      // A next action only Stripe.js could finish (use_stripe_sdk, or a type we do not know): the
+      // buyer cannot complete it here, so they are asked to pay another way instead of an error page.
+      if (!actionUrl) return { status: "declined", providerRef, code: "authentication_failed" };
       return { status: "requires_action", providerRef, actionUrl };
     }
     case "processing":

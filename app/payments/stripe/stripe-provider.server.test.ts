@@ -3,6 +3,8 @@ import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebhookRejected, type ChargeSavedMethodInput, type PaymentEvent, type PaymentOutcome, type StartPaymentInput } from "../provider";
 import { fakeTestPaymentMethods, startFakeStripe, type FakeStripe, type RecordedStripeRequest } from "../../../tests/fakes/stripe/fake-stripe-api";
+import { requestProblems } from "../../../tests/fakes/stripe/stripe-openapi";
+import { checkoutInput } from "../../../tests/fakes/stripe/checkout-input";
 import { StripeApiError, StripeUnreachable } from "./stripe-errors.server";
 import { createStripeProvider, type StripeProvider, type StripeProviderOptions } from "./stripe-provider.server";
 
@@ -14,7 +16,11 @@ beforeEach(async () => {
   fake = await startFakeStripe();
 });
 afterEach(async () => {
+  // Every request of every scenario, checked against Stripe's schema (the fake refuses a bad one too;
+  // this catches a request whose refusal a test expected for another reason).
+  const problems = fake.requests.filter((request) => request.path.startsWith("/v1/") && !request.injectedFailure).flatMap((request) => requestProblems(request.method, request.path, request.params).map((problem) => `${request.method} ${request.path}: ${problem.message}`));
   await fake.close();
+  expect(problems).toEqual([]);
 });
 
 function stripe(overrides: Partial<StripeProviderOptions> = {}): StripeProvider {
@@ -22,18 +28,7 @@ function stripe(overrides: Partial<StripeProviderOptions> = {}): StripeProvider 
 }
 
 function checkout(overrides: Partial<StartPaymentInput> = {}): StartPaymentInput {
-  return {
-    idempotencyKey: `order:${randomUUID()}:checkout:1`,
-    customer: { email: "anna.muster@example.com", name: "Anna Muster" },
-    orderNumber: "VN-ABCD-EFGH",
-    amountMinor: 8970,
-    currency: "EUR",
-    method: "card",
-    details: { paymentMethod: fakeTestPaymentMethods.succeeds },
-    saveMethod: true,
-    returnUrl: `/checkout-return/${paymentId}`,
-    ...overrides,
-  };
+  return checkoutInput(`/checkout-return/${paymentId}`, overrides);
 }
 
 function upsell(reusableMethodRef: string, overrides: Partial<ChargeSavedMethodInput> = {}): ChargeSavedMethodInput {
@@ -92,6 +87,7 @@ describe("startPayment", () => {
       payment_method: "pm_card_visa",
       confirm: "true",
       return_url: `https://shop.example/checkout-return/${paymentId}`,
+      use_stripe_sdk: "false",
       metadata: { order_number: "VN-ABCD-EFGH" },
       setup_future_usage: "off_session",
     });
@@ -159,13 +155,20 @@ describe("startPayment", () => {
     expect(fake.requestsTo("GET", `/v1/payment_intents/${intentId}`)).toHaveLength(1);
   });
 
-  it.each(["swish", "mobilepay", "twint", "eps", "klarna"])("sends a %s payment to its own page, saving nothing, and reads the result on return", async (method) => {
+  it.each([
+    ["swish", "swish_handle_redirect_or_display_qr_code"],
+    ["mobilepay", "redirect_to_url"],
+    ["twint", "redirect_to_url"],
+    ["eps", "redirect_to_url"],
+    ["klarna", "redirect_to_url"],
+  ])("sends a %s payment to its own page (next action %s), saving nothing, and reads the result on return", async (method, nextAction) => {
     const provider = stripe();
     const outcome = await provider.startPayment(checkout({ method, details: {}, saveMethod: false }));
     const intentId = refOf(outcome);
     expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, actionUrl: `${fake.url}/fake/authenticate/${intentId}` });
+    expect(fake.paymentIntent(intentId).next_action).toMatchObject({ type: nextAction });
     const created = postsTo("/v1/payment_intents").at(-1);
-    expect(created?.params).toMatchObject({ payment_method_data: { type: method }, allowed_payment_method_types: { 0: method }, confirm: "true" });
+    expect(created?.params).toMatchObject({ payment_method_data: { type: method }, allowed_payment_method_types: { 0: method }, confirm: "true", use_stripe_sdk: "false" });
     expect(created?.params).not.toHaveProperty("setup_future_usage");
     expect(created?.params).not.toHaveProperty("customer");
     fake.authenticate(intentId, true);
@@ -330,6 +333,7 @@ describe("chargeSavedMethod", () => {
       payment_method: paymentMethodId,
       off_session: "true",
       confirm: "true",
+      return_url: `https://shop.example/checkout-return/${paymentId}`,
       metadata: { order_number: "VN-ABCD-EFGH" },
     });
     expect(request?.headers["idempotency-key"]).toBe(`${input.idempotencyKey}:intent`);
@@ -356,7 +360,7 @@ describe("chargeSavedMethod", () => {
     expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, actionUrl: `${fake.url}/fake/authenticate/${intentId}` });
 
     const confirm = only(postsTo(`/v1/payment_intents/${intentId}/confirm`));
-    expect(confirm.params).toEqual({ payment_method: paymentMethodId, return_url: `https://shop.example/checkout-return/${paymentId}`, setup_future_usage: "off_session" });
+    expect(confirm.params).toEqual({ payment_method: paymentMethodId, return_url: `https://shop.example/checkout-return/${paymentId}`, use_stripe_sdk: "false", setup_future_usage: "off_session" });
     expect(confirm.headers["idempotency-key"]).toBe(`${input.idempotencyKey}:on-session`);
 
     // A retry of the same upsell replays both answers and creates nothing.
@@ -591,5 +595,100 @@ describe("options", () => {
   it("join the public URL and the return path without doubling slashes", async () => {
     await stripe({ publicUrl: "https://shop.example/" }).startPayment(checkout());
     expect(only(postsTo("/v1/payment_intents")).params.return_url).toBe(`https://shop.example/checkout-return/${paymentId}`);
+  });
+});
+
+describe("Stripe's documented behaviour the redirect flow relies on", () => {
+  it.each([
+    ["a PaymentMethod", () => fakeTestPaymentMethods.authenticationRequired],
+    ["a ConfirmationToken", () => fake.confirmationToken(fakeTestPaymentMethods.authenticationRequired)],
+  ])("confirms 3-D Secure with %s as use_stripe_sdk=false, so the buyer gets a redirect_to_url page", async (_name, method) => {
+    const outcome = await stripe().startPayment(checkout({ details: { paymentMethod: method() } }));
+    const intentId = refOf(outcome);
+    expect(only(postsTo("/v1/payment_intents")).params).toMatchObject({ use_stripe_sdk: "false", return_url: `https://shop.example/checkout-return/${paymentId}` });
+    expect(fake.paymentIntent(intentId).next_action).toMatchObject({ type: "redirect_to_url" });
+    expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, actionUrl: `${fake.url}/fake/authenticate/${intentId}` });
+  });
+
+  it("turns a next action only Stripe.js could finish into a clear decline instead of an error", async () => {
+    // What the provider would get without use_stripe_sdk=false: a ConfirmationToken defaults it to true.
+    const token = fake.confirmationToken(fakeTestPaymentMethods.authenticationRequired);
+    const created = await fetch(`${fake.url}/v1/payment_intents`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${fake.secretKey}`, "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": randomUUID() },
+      body: `amount=1000&currency=eur&confirmation_token=${token}&confirm=true&return_url=${encodeURIComponent("https://shop.example/r")}`,
+    });
+    const intent = (await created.json()) as { id: string; next_action: { type: string } };
+    expect(intent.next_action.type).toBe("use_stripe_sdk");
+    await expect(stripe().retrievePayment(intent.id)).resolves.toEqual({ status: "declined", providerRef: intent.id, code: "authentication_failed" });
+  });
+
+  it("refuses a ConfirmationToken used once already, as a decline the buyer can retry", async () => {
+    const provider = stripe();
+    const token = fake.confirmationToken(fakeTestPaymentMethods.succeeds);
+    expect((await provider.startPayment(checkout({ details: { paymentMethod: token } }))).status).toBe("succeeded");
+    await expect(provider.startPayment(checkout({ details: { paymentMethod: token } }))).resolves.toEqual({ status: "declined", providerRef: null, code: "card_declined" });
+    expect(fake.count("charges")).toBe(1);
+  });
+
+  it.each([
+    ["with a return_url (as the provider sends it)", "&return_url=https%3A%2F%2Fshop.example%2Fr", 200],
+    ["with allow_redirects=never", "&automatic_payment_methods[enabled]=true&automatic_payment_methods[allow_redirects]=never", 200],
+    ["with neither", "", 400],
+  ])("answers an off-session confirmation %s as Stripe does", async (_name, extra, status) => {
+    const { reusableMethodRef } = await paidWithSavedMethod(stripe());
+    const [customer, paymentMethod] = reusableMethodRef.split("/");
+    const response = await fetch(`${fake.url}/v1/payment_intents`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${fake.secretKey}`, "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": randomUUID() },
+      body: `amount=1990&currency=eur&customer=${customer}&payment_method=${paymentMethod}&off_session=true&confirm=true${extra}`,
+    });
+    expect(response.status).toBe(status);
+    if (status === 400) expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^A `return_url` must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard/);
+  });
+
+  it.each([
+    ["eur", 49, 50],
+    ["gbp", 29, 30],
+    ["sek", 299, 300],
+    ["dkk", 249, 250],
+    ["chf", 49, 50],
+  ])("refuses %s below Stripe's minimum charge (%i) and takes the minimum (%i)", async (currency, below, minimum) => {
+    const provider = stripe();
+    await expect(provider.startPayment(checkout({ currency, amountMinor: below, saveMethod: false }))).rejects.toMatchObject({ name: "StripeApiError", stripeCode: "amount_too_small" });
+    await expect(provider.startPayment(checkout({ currency, amountMinor: minimum, saveMethod: false }))).resolves.toMatchObject({ status: "succeeded" });
+  });
+});
+
+describe("refunds that Stripe answers pending", () => {
+  it.each([
+    ["succeeded", "refund.updated"],
+    ["failed", "refund.failed"],
+    ["failed", "charge.refund.updated"],
+  ] as const)("stay pending until Stripe says %s (%s)", async (outcome, eventType) => {
+    const provider = stripe();
+    const intentId = refOf(await provider.startPayment(checkout({ saveMethod: false })));
+    fake.holdNextRefund();
+    const refund = await provider.refund({ idempotencyKey: randomUUID(), providerRef: intentId, amountMinor: 8970 });
+    expect(refund).toEqual({ status: "pending", refundRef: expect.stringMatching(/^re_/) });
+    if (refund.status !== "pending") throw new Error("expected a pending refund");
+
+    fake.settleRefund(refund.refundRef, outcome);
+    const rawBody = fake.event(eventType, fake.refund(refund.refundRef));
+    const { event } = await provider.verifyWebhook(new Headers({ "stripe-signature": fake.signature(rawBody) }), rawBody);
+    expect(event).toEqual({ type: "refund.settled", providerRef: intentId, refundRef: refund.refundRef, status: outcome });
+    const charge = fake.charge(String(fake.paymentIntent(intentId).latest_charge));
+    expect(charge.amount_refunded).toBe(outcome === "succeeded" ? 8970 : 0);
+  });
+
+  it("ignores a refund event while the refund is still pending", async () => {
+    const provider = stripe();
+    const intentId = refOf(await provider.startPayment(checkout({ saveMethod: false })));
+    fake.holdNextRefund();
+    const refund = await provider.refund({ idempotencyKey: randomUUID(), providerRef: intentId, amountMinor: 100 });
+    if (refund.status !== "pending") throw new Error("expected a pending refund");
+    const rawBody = fake.event("refund.updated", fake.refund(refund.refundRef));
+    const { event } = await provider.verifyWebhook(new Headers({ "stripe-signature": fake.signature(rawBody) }), rawBody);
+    expect(event).toEqual({ type: "ignored", providerType: "refund.updated" });
   });
 });

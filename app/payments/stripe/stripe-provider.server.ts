@@ -9,6 +9,13 @@ import { verifyStripeWebhook, type StripeWebhookCheck } from "./stripe-webhooks.
  * Payment Element turns what the buyer typed into a PaymentMethod (`pm_...`) or a
  * ConfirmationToken (`ctoken_...`); the server creates a Customer and a confirmed PaymentIntent.
  *
+ * Next actions follow Stripe's redirect flow: every confirmation on the server sends
+ * `use_stripe_sdk: false` with a `return_url`, so a `requires_action` always names a page for the
+ * buyer (3-D Secure's `redirect_to_url`, Swish's hosted instructions) and works without our
+ * JavaScript (docs.stripe.com/payments/3d-secure/authentication-flow, "Manually handle the redirect";
+ * docs.stripe.com/payments/finalize-payments-on-the-server). Without it a ConfirmationToken
+ * confirmation defaults to `use_stripe_sdk: true`, whose next action only Stripe.js can finish.
+ *
  * Reference: `providerRef` is the PaymentIntent id. Every POST carries an idempotency key derived
  * from the caller's, one per step (`:customer`, `:intent`, `:on-session`, `:refund`), so a retry
  * after a timeout replays Stripe's first answer instead of charging again. Stripe keeps keys for
@@ -169,7 +176,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
       stripe.paymentIntents.confirm(
         intentId,
         // Saving again after the buyer authenticates helps later off-session charges go through.
-        { payment_method: saved.paymentMethodId, return_url: returnUrl, setup_future_usage: "off_session" },
+        { payment_method: saved.paymentMethodId, return_url: returnUrl, use_stripe_sdk: false, setup_future_usage: "off_session" },
         { idempotencyKey: `${idempotencyKey}:on-session` },
       ),
     );
@@ -196,6 +203,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
           },
           confirm: true,
           return_url: returnUrl,
+          use_stripe_sdk: false,
           metadata: { order_number: input.orderNumber },
         };
         const answer = await attempt("POST /v1/payment_intents", () => stripe.paymentIntents.create(params, { idempotencyKey: `${input.idempotencyKey}:intent` }));
@@ -217,6 +225,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
         ...method,
         confirm: true,
         return_url: returnUrl,
+        use_stripe_sdk: false,
         metadata: { order_number: input.orderNumber },
         ...(input.saveMethod ? { setup_future_usage: "off_session" as const } : {}),
       };
@@ -250,6 +259,9 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
         payment_method: saved.paymentMethodId,
         off_session: true,
         confirm: true,
+        // Stripe refuses an off-session confirmation without one while the dashboard's methods
+        // apply (docs.stripe.com/payments/save-and-reuse, "Charge the saved payment method later").
+        return_url: returnUrl,
         metadata: { order_number: input.orderNumber },
       };
       const answer = await attempt("POST /v1/payment_intents", () => stripe.paymentIntents.create(params, { idempotencyKey: `${input.idempotencyKey}:intent` }));
@@ -279,9 +291,11 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
         }
         throw stripeFailure(operation, error, secrets);
       }
+      if (refund.status === "succeeded") return { status: "succeeded", refundRef: refund.id };
       // Pending refunds (SEPA, some banks) and those waiting for the buyer's bank details are accepted
-      // and complete later; calling them failed would invite a second refund under a new key.
-      if (refund.status === "succeeded" || refund.status === "pending" || refund.status === "requires_action") return { status: "succeeded", refundRef: refund.id };
+      // and end later (refund.updated / refund.failed); calling them failed would invite a second
+      // refund under a new key, calling them succeeded would tell the buyer of money not yet sent.
+      if (refund.status === "pending" || refund.status === "requires_action") return { status: "pending", refundRef: refund.id };
       return { status: "failed", reason: `Stripe refund ${refund.id} is ${refund.status ?? "without status"}` };
     },
 

@@ -58,6 +58,16 @@ export function paymentEventOf(event: Stripe.Event): PaymentEvent {
       if (!providerRef) return { type: "ignored", providerType: event.type };
       return { type: "payment.refunded", providerRef, amountRefundedMinor: charge.amount_refunded };
     }
+    // A refund Stripe accepted as pending has ended (docs.stripe.com/refunds#failed-refunds: a failed
+    // refund sends refund.failed and charge.refund.updated; any change sends refund.updated).
+    case "refund.updated":
+    case "refund.failed":
+    case "charge.refund.updated": {
+      const refund = event.data.object;
+      const providerRef = stripeIdOf(refund.payment_intent);
+      if (!providerRef || (refund.status !== "succeeded" && refund.status !== "failed")) return { type: "ignored", providerType: event.type };
+      return { type: "refund.settled", providerRef, refundRef: refund.id, status: refund.status };
+    }
     case "charge.dispute.created": {
       const providerRef = stripeIdOf(event.data.object.payment_intent);
       if (!providerRef) return { type: "ignored", providerType: event.type };

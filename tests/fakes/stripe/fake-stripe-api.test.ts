@@ -32,6 +32,8 @@ async function send(method: "GET" | "POST", path: string, options: { form?: stri
   return { status: response.status, body: (await response.json()) as Sent["body"], headers: response.headers };
 }
 
+const returnUrl = encodeURIComponent("https://shop.example/checkout-return/1");
+
 async function customerId(): Promise<string> {
   const created = await send("POST", "/v1/customers", { form: "email=a%40example.com&name=A" });
   return String(created.body.id);
@@ -62,7 +64,8 @@ describe("the fake's contract checks", () => {
   it.each([
     ["/v1/customers", "name=A&phone_number=1", "phone_number"],
     ["/v1/payment_intents", "amount=1000&currency=eur&payment_method_types[0]=card", "payment_method_types"],
-    ["/v1/refunds", "payment_intent=pi_1&amount=1&refund_application_fee=true", "refund_application_fee"],
+    ["/v1/refunds", "payment_intent=pi_1&amount=1&refund_note=late", "refund_note"],
+    ["/v1/payment_intents", "amount=1000&currency=eur&payment_method_data[type]=swish&payment_method_data[colour]=red", "payment_method_data[colour]"],
   ])("answers parameter_unknown to an undocumented parameter on %s", async (path, form, param) => {
     const answer = await send("POST", path, { form });
     expect(answer.status).toBe(400);
@@ -87,7 +90,7 @@ describe("the fake's contract checks", () => {
   });
 
   it("replays the first answer for the same key and parameters, and refuses other parameters", async () => {
-    const form = `amount=1000&currency=eur&customer=${await customerId()}&payment_method=pm_card_visa&confirm=true`;
+    const form = `amount=1000&currency=eur&customer=${await customerId()}&payment_method=pm_card_visa&confirm=true&return_url=${returnUrl}`;
     const first = await send("POST", "/v1/payment_intents", { form, headers: { "Idempotency-Key": "key-1" } });
     const again = await send("POST", "/v1/payment_intents", { form, headers: { "Idempotency-Key": "key-1" } });
     expect(again.body).toEqual(first.body);
@@ -102,19 +105,19 @@ describe("the fake's contract checks", () => {
 
   it("makes a new PaymentMethod from a test token and refuses it to another customer", async () => {
     const owner = await customerId();
-    const paid = await send("POST", "/v1/payment_intents", { form: `amount=1000&currency=eur&customer=${owner}&payment_method=pm_card_visa&confirm=true&setup_future_usage=off_session` });
+    const paid = await send("POST", "/v1/payment_intents", { form: `amount=1000&currency=eur&customer=${owner}&payment_method=pm_card_visa&confirm=true&return_url=${returnUrl}&setup_future_usage=off_session` });
     const intent = fake.paymentIntent(String(paid.body.id));
     expect(intent.payment_method).not.toBe("pm_card_visa");
     expect(fake.paymentMethod(String(intent.payment_method)).customer).toBe(owner);
 
     const stranger = await customerId();
-    const refused = await send("POST", "/v1/payment_intents", { form: `amount=1000&currency=eur&customer=${stranger}&payment_method=${String(intent.payment_method)}&confirm=true&off_session=true` });
+    const refused = await send("POST", "/v1/payment_intents", { form: `amount=1000&currency=eur&customer=${stranger}&payment_method=${String(intent.payment_method)}&confirm=true&off_session=true&return_url=${returnUrl}` });
     expect(refused.status).toBe(400);
     expect(refused.body.error?.param).toBe("payment_method");
   });
 
   it("fails an off-session charge that needs authentication with a 402 carrying the intent", async () => {
-    const form = `amount=1000&currency=eur&payment_method=pm_card_authenticationRequired&confirm=true&off_session=true`;
+    const form = `amount=1000&currency=eur&payment_method=pm_card_authenticationRequired&confirm=true&off_session=true&return_url=${returnUrl}`;
     const answer = await send("POST", "/v1/payment_intents", { form });
     expect(answer.status).toBe(402);
     expect(answer.body.error).toMatchObject({ type: "card_error", code: "authentication_required", payment_intent: { status: "requires_payment_method" } });
@@ -159,5 +162,24 @@ describe("test support stays out of the application", () => {
       .filter((file) => /\.(ts|tsx)$/.test(file) && !/\.test\.tsx?$/.test(file))
       .filter((file) => /fakes\/|fake-stripe/.test(readFileSync(join(directory, file), "utf8")));
     expect(offenders).toEqual([]);
+  });
+});
+
+describe("the account's settings a go-live check reads", () => {
+  it("lists the webhook endpoints and payment method configurations it was given, in live mode for a live key", async () => {
+    const live = await startFakeStripe({
+      secretKey: "sk_live_fakeStore",
+      webhookEndpoints: [{ url: "https://shop.example/webhooks/stripe", enabled_events: ["payment_intent.succeeded"], status: "disabled" }],
+      paymentMethodConfigurations: [{ name: "Store", enabled: ["card", "swish"] }],
+    });
+    try {
+      const get = async (path: string) => (await fetch(`${live.url}${path}`, { headers: { Authorization: `Bearer ${live.secretKey}` } })).json() as Promise<{ object: string; data: Record<string, unknown>[] }>;
+      const endpoints = await get("/v1/webhook_endpoints");
+      expect(endpoints).toMatchObject({ object: "list", data: [{ object: "webhook_endpoint", url: "https://shop.example/webhooks/stripe", enabled_events: ["payment_intent.succeeded"], status: "disabled", livemode: true }] });
+      const configurations = await get("/v1/payment_method_configurations");
+      expect(configurations.data[0]).toMatchObject({ name: "Store", active: true, livemode: true, card: { available: true, display_preference: { value: "on" } }, swish: { display_preference: { value: "on" } }, klarna: { display_preference: { value: "off" } } });
+    } finally {
+      await live.close();
+    }
   });
 });

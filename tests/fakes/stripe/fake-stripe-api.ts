@@ -2,26 +2,47 @@ import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { browserRoute } from "./fake-stripe-browser";
+import { describedOperation, loadStripeSchema, requestProblems, type FormObject } from "./stripe-openapi";
+
+export type { FormObject, FormValue } from "./stripe-openapi";
 
 /**
  * TEST SUPPORT ONLY: a local stand-in for the part of Stripe's API our provider uses (customers,
  * PaymentIntents, refunds) and for Stripe's webhook signatures. It holds the provider to the
- * contract: a Bearer secret key, form-encoded bodies with bracket notation, documented parameter
- * names only (anything else is a 400 `parameter_unknown`), an Idempotency-Key on every POST (the
+ * contract: a Bearer secret key, form-encoded bodies with bracket notation, parameters as Stripe's
+ * own OpenAPI document describes them (openapi-subset.json: an unknown name is a 400
+ * `parameter_unknown`, a wrong type a `parameter_invalid`), an Idempotency-Key on every POST (the
  * same key and parameters replay the first answer; the same key with other parameters is an
  * `idempotency_error`). Test payment methods behave like Stripe's test tokens. Tests play the
  * buyer and the bank through its controls. Never import it from application code.
  */
 
-export interface FakeStripeOptions {
-  secretKey?: string;
-  webhookSecret?: string;
+export interface FakeWebhookEndpoint {
+  url: string;
+  enabled_events: string[];
+  /** Default "enabled". */
+  status?: "enabled" | "disabled";
 }
 
-/** A form body as Stripe reads it: `metadata[order_number]=x` becomes `{ metadata: { order_number: "x" } }`. */
-export type FormValue = string | FormObject;
-export interface FormObject {
-  [key: string]: FormValue;
+export interface FakePaymentMethodConfiguration {
+  /** Default "Default". */
+  name?: string;
+  /** Default true. */
+  active?: boolean;
+  /** Default true. */
+  is_default?: boolean;
+  /** Method types (`card`, `swish`, ...) switched on in this configuration; every other one is off. */
+  enabled: string[];
+}
+
+export interface FakeStripeOptions {
+  /** `sk_test_...` (default: a fresh one) or `sk_live_...`, which makes every object `livemode: true`. */
+  secretKey?: string;
+  webhookSecret?: string;
+  /** What GET /v1/webhook_endpoints lists (default none). */
+  webhookEndpoints?: FakeWebhookEndpoint[];
+  /** What GET /v1/payment_method_configurations lists (default one with card only). */
+  paymentMethodConfigurations?: FakePaymentMethodConfiguration[];
 }
 
 export interface RecordedStripeRequest {
@@ -33,6 +54,10 @@ export interface RecordedStripeRequest {
   params: FormObject;
   /** The status the fake answered. */
   status: number;
+  /** The JSON the fake answered (undefined for the browser's pages and dropped connections). */
+  responseBody?: unknown;
+  /** Answered by a failure a test asked for (`failNext`) before the request was read. */
+  injectedFailure?: true;
 }
 
 export interface FakeFailure {
@@ -63,6 +88,12 @@ export const fakeTestPaymentMethods = {
 /** Method types that pay through their own page and cannot be charged again. */
 const redirectTypes = ["swish", "mobilepay", "twint", "eps", "klarna"];
 
+/**
+ * The smallest amount Stripe charges per currency, in minor units (docs.stripe.com/currencies,
+ * "Minimum and maximum charge amounts"); other currencies are not sold here and use 50.
+ */
+export const minimumChargeAmounts: Readonly<Record<string, number>> = { eur: 50, gbp: 30, sek: 300, dkk: 250, nok: 300, chf: 50, pln: 200, czk: 1500, huf: 17500, usd: 50 };
+
 type MethodBehaviour = keyof typeof fakeTestPaymentMethods;
 
 export interface FakeStripe {
@@ -80,6 +111,12 @@ export interface FakeStripe {
   charge(id: string): Record<string, unknown>;
   /** A PaymentMethod the fake made from a test token (with the customer it is attached to). */
   paymentMethod(id: string): Record<string, unknown>;
+  /** A refund as GET /v1/refunds/:id and the `refund.*` events show it. */
+  refund(id: string): Record<string, unknown>;
+  /** The next refund Stripe accepts stays `pending` until `settleRefund` (as SEPA and some card refunds do). */
+  holdNextRefund(): void;
+  /** A pending refund completes or fails; a failed one gives the amount back to the charge's refundable rest. */
+  settleRefund(refundId: string, outcome: "succeeded" | "failed"): void;
   /** A dispute the bank opened on the intent's charge, as in `charge.dispute.created`. */
   dispute(paymentIntentId: string): Record<string, unknown>;
   /** A ConfirmationToken for a test method, as Stripe's test helper creates one. */
@@ -160,6 +197,9 @@ interface FakeIntent {
   description: string | null;
   returnUrl: string | null;
   nextAction: unknown;
+  /** Listed method types, or null when the account's dashboard methods apply (automatic_payment_methods). */
+  paymentMethodTypes: string[] | null;
+  allowRedirects: "always" | "never";
   lastPaymentError: LastPaymentError | null;
   latestCharge: string | null;
   cancellationReason: string | null;
@@ -185,6 +225,7 @@ interface FakeRefund {
   charge: string;
   paymentIntent: string;
   currency: string;
+  status: "pending" | "succeeded" | "failed";
   created: number;
 }
 
@@ -206,6 +247,9 @@ function stripeId(prefix: string, length = 24): string {
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** The fake keeps no personal data: billing details are always empty. */
+const noBillingDetails = { address: null, email: null, name: null, phone: null };
 
 function newForm(): FormObject {
   // No prototype: a parameter called `constructor` or `__proto__` is just a name.
@@ -239,21 +283,14 @@ export function parseStripeForm(body: string): { params: FormObject } | { proble
   return { params };
 }
 
-/** Reads one request's parameters against an endpoint's documented names, collecting the first problem. */
+/**
+ * Reads one request's parameters, collecting the first problem. Names and types were already
+ * checked against Stripe's schema; this adds the rules the schema cannot say.
+ */
 class Params {
   problem: Answer | null = null;
 
-  constructor(
-    private readonly params: FormObject,
-    allowed: readonly string[],
-  ) {
-    for (const key of Object.keys(params)) {
-      if (!allowed.includes(key)) {
-        this.problem = stripeError(400, { type: "invalid_request_error", code: "parameter_unknown", param: key, message: `Received unknown parameter: ${key}` });
-        break;
-      }
-    }
-  }
+  constructor(private readonly params: FormObject) {}
 
   private fail(message: string, param: string, code = "parameter_invalid"): undefined {
     this.problem ??= invalid(message, param, code);
@@ -339,7 +376,9 @@ function canonicalParams(rawBody: string): string {
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const secretKey = options.secretKey ?? `sk_test_fake${randomBytes(12).toString("hex")}`;
   const webhookSecret = options.webhookSecret ?? `whsec_fake${randomBytes(16).toString("hex")}`;
-  if (!secretKey.startsWith("sk_test_")) throw new Error("The fake Stripe API only takes test keys");
+  if (!/^sk_(?:test|live)_/.test(secretKey)) throw new Error("The fake Stripe API takes sk_test_ or sk_live_ keys");
+  const livemode = secretKey.startsWith("sk_live_");
+  await loadStripeSchema();
 
   const requests: RecordedStripeRequest[] = [];
   const customers = new Map<string, FakeCustomer>();
@@ -347,29 +386,64 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const intents = new Map<string, FakeIntent>();
   const charges = new Map<string, FakeCharge>();
   const refunds = new Map<string, FakeRefund>();
-  const confirmationTokens = new Map<string, string>();
+  const confirmationTokens = new Map<string, { paymentMethod: string; used: boolean }>();
+  let holdRefund = false;
   const idempotent = new Map<string, StoredAnswer>();
   const failures: PendingFailure[] = [];
   let baseUrl = "";
 
   // ---- objects as the API shows them -------------------------------------------------------
 
+  const webhookEndpoints = (options.webhookEndpoints ?? []).map((endpoint) => ({
+    id: stripeId("we"),
+    object: "webhook_endpoint",
+    api_version: null,
+    application: null,
+    created: nowSeconds(),
+    description: null,
+    enabled_events: endpoint.enabled_events,
+    livemode,
+    metadata: {},
+    status: endpoint.status ?? "enabled",
+    url: endpoint.url,
+  }));
+
+  /** Every method type the fake knows, on or off in a configuration (schema payment_method_configuration). */
+  const configurableTypes = ["card", "sepa_debit", "bancontact", "ideal", "eps", "klarna", "mobilepay", "swish", "paypal", "apple_pay", "google_pay", "link"];
+  const paymentMethodConfigurations = (options.paymentMethodConfigurations ?? [{ enabled: ["card"] }]).map((configuration) => ({
+    id: stripeId("pmc"),
+    object: "payment_method_configuration",
+    active: configuration.active ?? true,
+    application: null,
+    is_default: configuration.is_default ?? true,
+    livemode,
+    name: configuration.name ?? "Default",
+    parent: null,
+    ...Object.fromEntries(
+      configurableTypes.map((type) => {
+        const value = configuration.enabled.includes(type) ? "on" : "off";
+        return [type, { available: value === "on", display_preference: { overridable: null, preference: value, value } }];
+      }),
+    ),
+  }));
+
   function customerJson(customer: FakeCustomer) {
-    return { id: customer.id, object: "customer", email: customer.email, name: customer.name, metadata: customer.metadata, created: customer.created, livemode: false };
+    return { id: customer.id, object: "customer", email: customer.email, name: customer.name, metadata: customer.metadata, created: customer.created, livemode };
   }
 
   function methodJson(method: FakeMethod) {
     const isSepa = method.behaviour === "sepaDebit";
-    if (method.behaviour === "bancontact") return { id: method.id, object: "payment_method", type: "bancontact", customer: method.customer, created: method.created, livemode: false, bancontact: {} };
-    if (method.type) return { id: method.id, object: "payment_method", type: method.type, customer: method.customer, created: method.created, livemode: false, [method.type]: {} };
+    if (method.behaviour === "bancontact") return { id: method.id, object: "payment_method", billing_details: noBillingDetails, type: "bancontact", customer: method.customer, created: method.created, livemode, bancontact: {} };
+    if (method.type) return { id: method.id, object: "payment_method", billing_details: noBillingDetails, type: method.type, customer: method.customer, created: method.created, livemode, [method.type]: {} };
     return {
       id: method.id,
       object: "payment_method",
+      billing_details: noBillingDetails,
       type: isSepa ? "sepa_debit" : "card",
       customer: method.customer,
       created: method.created,
-      livemode: false,
-      ...(isSepa ? { sepa_debit: { country: "DE", last4: "3000" } } : { card: { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 } }),
+      livemode,
+      ...(isSepa ? { sepa_debit: { country: "DE", last4: "3000" } } : { card: { brand: "visa", funding: "credit", last4: "4242", exp_month: 12, exp_year: 2034 } }),
     };
   }
 
@@ -380,7 +454,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       object: "payment_intent",
       amount: intent.amount,
       amount_received: intent.status === "succeeded" ? intent.amount : 0,
-      automatic_payment_methods: { enabled: true },
+      automatic_payment_methods: intent.paymentMethodTypes ? null : { enabled: true, allow_redirects: intent.allowRedirects },
       cancellation_reason: intent.cancellationReason,
       capture_method: "automatic_async",
       client_secret: `${intent.id}_secret_${intent.id.slice(-8)}`,
@@ -391,10 +465,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       description: intent.description,
       last_payment_error: intent.lastPaymentError,
       latest_charge: charge ? chargeJson(charge) : intent.latestCharge,
-      livemode: false,
+      livemode,
       metadata: intent.metadata,
       next_action: intent.nextAction,
       payment_method: intent.paymentMethod,
+      payment_method_types: intent.paymentMethodTypes ?? ["card", "sepa_debit", ...redirectTypes],
       setup_future_usage: intent.setupFutureUsage,
       status: intent.status,
     };
@@ -407,8 +482,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       amount: charge.amount,
       amount_captured: charge.amount,
       amount_refunded: charge.amountRefunded,
+      billing_details: noBillingDetails,
+      captured: true,
       currency: charge.currency,
       customer: charge.customer,
+      disputed: false,
+      metadata: {},
       paid: true,
       payment_intent: charge.paymentIntent,
       payment_method: charge.paymentMethod,
@@ -416,12 +495,24 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       refunded: charge.amountRefunded >= charge.amount,
       status: "succeeded",
       created: charge.created,
-      livemode: false,
+      livemode,
     };
   }
 
   function refundJson(refund: FakeRefund) {
-    return { id: refund.id, object: "refund", amount: refund.amount, charge: refund.charge, payment_intent: refund.paymentIntent, currency: refund.currency, status: "succeeded", created: refund.created };
+    return {
+      id: refund.id,
+      object: "refund",
+      amount: refund.amount,
+      charge: refund.charge,
+      payment_intent: refund.paymentIntent,
+      currency: refund.currency,
+      status: refund.status,
+      // Stripe names why a refund failed (docs.stripe.com/refunds#failed-refunds).
+      ...(refund.status === "failed" ? { failure_reason: "declined" } : {}),
+      metadata: {},
+      created: refund.created,
+    };
   }
 
   // ---- payment behaviour ---------------------------------------------------------------------
@@ -481,8 +572,38 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     });
   }
 
+  /**
+   * The page a buyer is sent to. Stripe answers `use_stripe_sdk` unless the server asked for the
+   * redirect flow with `use_stripe_sdk=false` and a `return_url` (docs.stripe.com/payments/3d-secure/authentication-flow,
+   * "Manually handle the redirect"; docs.stripe.com/api/payment_intents/confirm#confirm_payment_intent-use_stripe_sdk).
+   */
+  function authenticationAction(intent: FakeIntent, useStripeSdk: boolean): unknown {
+    if (useStripeSdk || !intent.returnUrl) return { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect", stripe_js: `${baseUrl}/fake/authenticate/${intent.id}` } };
+    return { type: "redirect_to_url", redirect_to_url: { url: `${baseUrl}/fake/authenticate/${intent.id}`, return_url: intent.returnUrl } };
+  }
+
+  /**
+   * Swish never redirects plainly: its next action carries Stripe's hosted page with the QR code
+   * and the app link (docs.stripe.com/payments/swish/accept-a-payment, "Handle the next action";
+   * schema payment_intent_next_action_swish_handle_redirect_or_display_qr_code).
+   */
+  function methodPageAction(intent: FakeIntent, type: string | undefined): unknown {
+    const page = `${baseUrl}/fake/authenticate/${intent.id}`;
+    if (type === "swish") {
+      return {
+        type: "swish_handle_redirect_or_display_qr_code",
+        swish_handle_redirect_or_display_qr_code: {
+          hosted_instructions_url: page,
+          mobile_auth_url: `swish://paymentrequest?token=${intent.id}`,
+          qr_code: { data: intent.id, image_url_png: `${page}.png`, image_url_svg: `${page}.svg` },
+        },
+      };
+    }
+    return { type: "redirect_to_url", redirect_to_url: { url: page, return_url: intent.returnUrl } };
+  }
+
   /** Confirms an intent with a method, as Stripe does on create with confirm=true and on /confirm. */
-  function confirmIntent(intent: FakeIntent, methodId: string, offSession: boolean, returnUrl: string | null): Answer {
+  function confirmIntent(intent: FakeIntent, methodId: string, offSession: boolean, returnUrl: string | null, useStripeSdk: boolean): Answer {
     const method = resolveMethod(methodId);
     if (!method) return notFound("PaymentMethod", methodId, "payment_method");
     if (method.customer && method.customer !== intent.customer) {
@@ -513,15 +634,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           return cardErrorAnswer(intent);
         }
         intent.status = "requires_action";
-        intent.nextAction = intent.returnUrl
-          ? { type: "redirect_to_url", redirect_to_url: { url: `${baseUrl}/fake/authenticate/${intent.id}`, return_url: intent.returnUrl } }
-          : { type: "use_stripe_sdk", use_stripe_sdk: { type: "three_d_secure_redirect" } };
+        intent.nextAction = authenticationAction(intent, useStripeSdk);
         return { status: 200, body: intentJson(intent) };
       case "redirect":
       case "bancontact":
         if (offSession) return invalid("This PaymentMethod type cannot be used off-session.", "off_session");
         intent.status = "requires_action";
-        intent.nextAction = { type: "redirect_to_url", redirect_to_url: { url: `${baseUrl}/fake/authenticate/${intent.id}`, return_url: intent.returnUrl } };
+        intent.nextAction = methodPageAction(intent, method.type);
         return { status: 200, body: intentJson(intent) };
       case "sepaDebit":
         intent.status = "processing";
@@ -534,7 +653,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   // ---- endpoints -----------------------------------------------------------------------------
 
   function createCustomer(params: FormObject): Answer {
-    const read = new Params(params, ["email", "name", "description", "metadata"]);
+    const read = new Params(params);
     const email = read.text("email");
     const name = read.text("name");
     read.text("description");
@@ -546,22 +665,20 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     return { status: 200, body: customerJson(customer) };
   }
 
-  /** A redirect method made from `payment_method_data`, which must agree with `payment_method_types`. */
+  /** A redirect method made from `payment_method_data`, which must agree with `allowed_payment_method_types`. */
   function methodFromData(read: Params): { methodId: string | null; problem: Answer | null } {
     const data = read.object("payment_method_data");
     const types = Object.values(read.object("allowed_payment_method_types") ?? {});
     const type = typeof data?.type === "string" ? data.type : undefined;
     if (!type || !redirectTypes.includes(type)) return { methodId: null, problem: invalid("payment_method_data[type] must be a payment method type this account offers.", "payment_method_data[type]") };
     if (types.length !== 1 || types[0] !== type) return { methodId: null, problem: invalid("allowed_payment_method_types must list the type of payment_method_data.", "allowed_payment_method_types") };
-    const unknown = Object.keys(data ?? {}).find((key) => key !== "type" && key !== "billing_details");
-    if (unknown) return { methodId: null, problem: invalid(`Received unknown parameter: payment_method_data[${unknown}]`, `payment_method_data[${unknown}]`, "parameter_unknown") };
     const method: FakeMethod = { id: stripeId("pm"), behaviour: "redirect", type, customer: null, consumed: false, created: nowSeconds() };
     methods.set(method.id, method);
     return { methodId: method.id, problem: null };
   }
 
   /** payment_method, confirmation_token or payment_method_data (only one), as the method to confirm with. */
-  function methodToConfirmWith(read: Params): { methodId: string | null; problem: Answer | null } {
+  function methodToConfirmWith(read: Params): { methodId: string | null; problem: Answer | null; token?: { used: boolean } } {
     if (read.has("payment_method_data")) {
       if (read.has("payment_method") || read.has("confirmation_token")) return { methodId: null, problem: invalid("You may only specify one of these parameters: payment_method, confirmation_token, payment_method_data.", "payment_method_data") };
       return methodFromData(read);
@@ -570,27 +687,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const token = read.text("confirmation_token");
     if (paymentMethod !== undefined && token !== undefined) return { methodId: null, problem: invalid("You may only specify one of these parameters: payment_method, confirmation_token.", "confirmation_token") };
     if (token === undefined) return { methodId: paymentMethod ?? null, problem: null };
-    const tokenMethod = confirmationTokens.get(token);
-    if (!tokenMethod) return { methodId: null, problem: notFound("confirmationtoken", token, "confirmation_token") };
-    return { methodId: tokenMethod, problem: null };
+    const stored = confirmationTokens.get(token);
+    if (!stored) return { methodId: null, problem: notFound("confirmationtoken", token, "confirmation_token") };
+    // A ConfirmationToken confirms one intent only (docs.stripe.com/api/confirmation_tokens: "used once").
+    if (stored.used) return { methodId: null, problem: invalid(`ConfirmationToken ${token} has already been used.`, "confirmation_token", "resource_already_exists") };
+    return { methodId: stored.paymentMethod, problem: null, token: stored };
   }
 
   function createIntent(params: FormObject): Answer {
-    const read = new Params(params, [
-      "amount",
-      "currency",
-      "customer",
-      "payment_method",
-      "confirmation_token",
-      "payment_method_data",
-      "allowed_payment_method_types",
-      "confirm",
-      "off_session",
-      "return_url",
-      "setup_future_usage",
-      "metadata",
-      "description",
-    ]);
+    const read = new Params(params);
     const amount = read.integer("amount", true);
     const currency = read.text("currency", true);
     const customerId = read.text("customer");
@@ -600,13 +705,17 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const setupFutureUsage = read.oneOf("setup_future_usage", ["on_session", "off_session"] as const);
     const metadata = read.metadata();
     const description = read.text("description");
-    const { methodId, problem } = methodToConfirmWith(read);
+    const listedTypes = read.object("allowed_payment_method_types");
+    const allowRedirects = read.object("automatic_payment_methods")?.allow_redirects === "never" ? "never" : "always";
+    const { methodId, problem, token } = methodToConfirmWith(read);
+    const useStripeSdk = read.boolean("use_stripe_sdk") ?? token !== undefined;
     if (read.problem) return read.problem;
     if (problem) return problem;
     if (amount === undefined || currency === undefined) return invalid("Missing amount or currency", "amount", "parameter_missing");
     // Stripe documents currencies in lower case; the fake insists so a provider cannot drift.
     if (!/^[a-z]{3}$/.test(currency)) return invalid(`Invalid currency: ${currency}. Use a lower-case ISO code.`, "currency");
-    if (amount < 50) return invalid("Amount must be at least 50 minor units", "amount", "amount_too_small");
+    const minimum = minimumChargeAmounts[currency] ?? 50;
+    if (amount < minimum) return invalid(`Amount must be at least ${minimum} ${currency} minor units`, "amount", "amount_too_small");
     if (amount > 99_999_999) return invalid("Amount must be no more than 99,999,999 minor units", "amount", "amount_too_large");
     if (read.has("off_session") && !confirm) return invalid("You can only pass off_session when confirm is true.", "off_session");
     if (returnUrl !== undefined && !confirm) return invalid("You can only pass return_url when confirm is true.", "return_url");
@@ -614,6 +723,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (offSession && setupFutureUsage === "on_session") return invalid("setup_future_usage=on_session cannot be used with off_session.", "setup_future_usage");
     if (customerId !== undefined && !customers.has(customerId)) return notFound("customer", customerId, "customer");
     if (confirm && methodId === null) return invalid("You cannot confirm this PaymentIntent because it's missing a payment method.", "payment_method", "payment_intent_unexpected_state");
+    // With the dashboard's methods (no allowed_payment_method_types) some of them redirect, so a confirmation
+    // needs somewhere to come back to (docs.stripe.com/payments/save-and-reuse, "Charge the saved payment
+    // method later"; docs.stripe.com/api/payment_intents/create#create_payment_intent-return_url).
+    if (confirm && !listedTypes && returnUrl === undefined && allowRedirects !== "never" && !useStripeSdk) {
+      return invalid(
+        "A `return_url` must be specified because this Payment Intent is configured to automatically accept the payment methods enabled in the Dashboard, some of which may require a full page redirect to succeed. If you do not want to accept redirect-based payment methods, set `automatic_payment_methods[enabled]` to `true` and `automatic_payment_methods[allow_redirects]` to `never` when creating Setup Intents and Payment Intents.",
+        "return_url",
+      );
+    }
 
     const intent: FakeIntent = {
       id: stripeId("pi"),
@@ -627,6 +745,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       description: description ?? null,
       returnUrl: returnUrl ?? null,
       nextAction: null,
+      paymentMethodTypes: listedTypes ? Object.values(listedTypes).filter((type): type is string => typeof type === "string") : null,
+      allowRedirects,
       lastPaymentError: null,
       latestCharge: null,
       cancellationReason: null,
@@ -640,20 +760,24 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       intents.set(intent.id, intent);
       return { status: 200, body: intentJson(intent) };
     }
-    const answer = confirmIntent(intent, methodId, offSession, returnUrl ?? null);
+    const answer = confirmIntent(intent, methodId, offSession, returnUrl ?? null, useStripeSdk);
     // A refused method (unknown, someone else's) creates no intent at Stripe either.
-    if (answer.status === 200 || answer.status === 402) intents.set(intent.id, intent);
+    if (answer.status === 200 || answer.status === 402) {
+      intents.set(intent.id, intent);
+      if (token) token.used = true;
+    }
     return answer;
   }
 
   function confirmExisting(intentId: string, params: FormObject): Answer {
     const intent = intents.get(intentId);
     if (!intent) return notFound("payment_intent", intentId);
-    const read = new Params(params, ["payment_method", "confirmation_token", "return_url", "off_session", "setup_future_usage"]);
+    const read = new Params(params);
     const offSession = read.boolean("off_session") ?? false;
     const returnUrl = read.text("return_url");
     const setupFutureUsage = read.oneOf("setup_future_usage", ["on_session", "off_session"] as const);
-    const { methodId, problem } = methodToConfirmWith(read);
+    const { methodId, problem, token } = methodToConfirmWith(read);
+    const useStripeSdk = read.boolean("use_stripe_sdk") ?? token !== undefined;
     if (read.problem) return read.problem;
     if (problem) return problem;
     if (returnUrl !== undefined && !isAbsoluteHttpUrl(returnUrl)) return invalid("Invalid URL: return_url must be an absolute http(s) URL.", "return_url", "url_invalid");
@@ -668,11 +792,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const method = methodId ?? intent.paymentMethod;
     if (!method) return invalid("You cannot confirm this PaymentIntent because it's missing a payment method.", "payment_method", "payment_intent_unexpected_state");
     if (setupFutureUsage) intent.setupFutureUsage = setupFutureUsage;
-    return confirmIntent(intent, method, offSession, returnUrl ?? null);
+    const answer = confirmIntent(intent, method, offSession, returnUrl ?? null, useStripeSdk);
+    if (token && (answer.status === 200 || answer.status === 402)) token.used = true;
+    return answer;
   }
 
   function createRefund(params: FormObject): Answer {
-    const read = new Params(params, ["payment_intent", "charge", "amount", "reason", "metadata"]);
+    const read = new Params(params);
     const intentId = read.text("payment_intent");
     const chargeId = read.text("charge");
     const amount = read.integer("amount");
@@ -697,7 +823,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (refundAmount < 1) return invalid("Refund amount must be positive.", "amount", "parameter_invalid_integer");
     if (refundAmount > remaining) return invalid(`Refund amount (${refundAmount}) is greater than unrefunded amount on charge (${remaining})`, "amount", "amount_too_large");
     charge.amountRefunded += refundAmount;
-    const refund: FakeRefund = { id: stripeId("re"), amount: refundAmount, charge: charge.id, paymentIntent: charge.paymentIntent, currency: charge.currency, created: nowSeconds() };
+    const status = holdRefund ? "pending" : "succeeded";
+    holdRefund = false;
+    const refund: FakeRefund = { id: stripeId("re"), amount: refundAmount, charge: charge.id, paymentIntent: charge.paymentIntent, currency: charge.currency, status, created: nowSeconds() };
     refunds.set(refund.id, refund);
     return { status: 200, body: refundJson(refund) };
   }
@@ -710,7 +838,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (method === "POST" && confirmPath?.[1]) return confirmExisting(decodeURIComponent(confirmPath[1]), params);
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === "GET" && intentPath?.[1]) {
-      const read = new Params(params, ["expand"]);
+      const read = new Params(params);
       const expand = Object.values(read.object("expand") ?? {});
       if (expand.some((field) => field !== "latest_charge")) return invalid("The fake expands only latest_charge.", "expand");
       if (read.problem) return read.problem;
@@ -718,7 +846,19 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const intent = intents.get(id);
       return intent ? { status: 200, body: intentJson(intent, expand.includes("latest_charge")) } : notFound("payment_intent", id);
     }
+    const refundPath = /^\/v1\/refunds\/([^/]+)$/.exec(path);
+    if (method === "GET" && refundPath?.[1]) {
+      const refund = refunds.get(decodeURIComponent(refundPath[1]));
+      return refund ? { status: 200, body: refundJson(refund) } : notFound("refund", decodeURIComponent(refundPath[1]));
+    }
+    if (method === "GET" && path === "/v1/webhook_endpoints") return { status: 200, body: listJson(path, webhookEndpoints) };
+    if (method === "GET" && path === "/v1/payment_method_configurations") return { status: 200, body: listJson(path, paymentMethodConfigurations) };
     return stripeError(404, { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path}). The fake implements only what the provider uses.` });
+  }
+
+  /** A list object as Stripe pages them; the fake's lists fit in one page. */
+  function listJson(url: string, data: unknown[]) {
+    return { object: "list", url, has_more: false, data };
   }
 
   // ---- HTTP ----------------------------------------------------------------------------------
@@ -763,6 +903,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
     const send = (answer: Answer, extraHeaders: Record<string, string> = {}) => {
       record.status = answer.status;
+      record.responseBody = answer.body;
       const requestId = stripeId("req", 14);
       response.writeHead(answer.status, { "Content-Type": "application/json", "Request-Id": requestId, ...extraHeaders });
       response.end(JSON.stringify(answer.body));
@@ -782,6 +923,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
 
     const failure = takeFailure(path);
+    if (failure && !failure.afterProcessing) record.injectedFailure = true;
     if (failure?.dropConnection) {
       record.status = -1;
       request.socket.destroy();
@@ -805,6 +947,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       form = parsed.params;
     }
     record.params = form;
+
+    // Stripe's own document says which names and types an operation takes.
+    if (describedOperation(method, path)) {
+      const [schemaProblem] = requestProblems(method, path, form);
+      if (schemaProblem) return send(invalid(schemaProblem.message, schemaProblem.param || undefined, schemaProblem.code));
+    }
 
     let answer: Answer;
     let replayed = false;
@@ -887,15 +1035,30 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       if (!method) throw new Error(`Fake Stripe: no PaymentMethod ${id}`);
       return methodJson(method);
     },
+    refund(id) {
+      const refund = refunds.get(id);
+      if (!refund) throw new Error(`Fake Stripe: no refund ${id}`);
+      return refundJson(refund);
+    },
+    holdNextRefund() {
+      holdRefund = true;
+    },
+    settleRefund(refundId, outcome) {
+      const refund = refunds.get(refundId);
+      if (refund?.status !== "pending") throw new Error(`Fake Stripe: refund ${refundId} is not pending`);
+      refund.status = outcome;
+      const charge = charges.get(refund.charge);
+      if (outcome === "failed" && charge) charge.amountRefunded -= refund.amount;
+    },
     dispute(paymentIntentId) {
       const intent = requireIntent(paymentIntentId);
       if (!intent.latestCharge) throw new Error(`Fake Stripe: PaymentIntent ${paymentIntentId} has no charge to dispute`);
-      return { id: stripeId("dp"), object: "dispute", amount: intent.amount, currency: intent.currency, charge: intent.latestCharge, payment_intent: intent.id, reason: "fraudulent", status: "needs_response", created: nowSeconds(), livemode: false };
+      return { id: stripeId("dp"), object: "dispute", amount: intent.amount, currency: intent.currency, charge: intent.latestCharge, payment_intent: intent.id, reason: "fraudulent", status: "needs_response", created: nowSeconds(), livemode };
     },
     confirmationToken(paymentMethod) {
       if (!magicBehaviour(paymentMethod) && !methods.has(paymentMethod)) throw new Error(`Fake Stripe: ${paymentMethod} is not a test payment method`);
       const token = stripeId("ctoken");
-      confirmationTokens.set(token, paymentMethod);
+      confirmationTokens.set(token, { paymentMethod, used: false });
       return token;
     },
     authenticate(paymentIntentId, approved) {
@@ -927,7 +1090,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       failures.push({ status: failure.status ?? 500, path: failure.path, afterProcessing: failure.afterProcessing ?? false, dropConnection: failure.dropConnection ?? false });
     },
     event(type, object, id = stripeId("evt")) {
-      return JSON.stringify({ id, object: "event", api_version: "2026-10-28.endive", created: nowSeconds(), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } }, null, 2);
+      return JSON.stringify({ id, object: "event", api_version: "2026-10-28.endive", created: nowSeconds(), livemode, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } }, null, 2);
     },
     signature(rawBody, signatureOptions = {}) {
       const timestamp = signatureOptions.timestampSeconds ?? nowSeconds();
