@@ -3,9 +3,9 @@ import { startFakePayPal, type FakePayPal, type FakeWebhook } from "../../tests/
 import { startFakeStripe, type FakeStripe, type FakeStripeOptions } from "../../tests/fakes/stripe/fake-stripe-api";
 import { startMailbox, type Mailbox } from "../../tests/e2e/support/mailbox";
 import { openDatabase, type OpenDatabase } from "../db/database.server";
-import { payPalWebhookEventTypes } from "../payments/paypal/paypal-preflight.server";
+import { payPalWebhookEventTypes } from "../payments/paypal/paypal-webhooks.server";
 import type { PreflightCheck } from "../payments/preflight-check";
-import { stripeWebhookEventTypes } from "../payments/stripe/stripe-preflight.server";
+import { stripeWebhookEventTypes } from "../payments/stripe/stripe-webhooks.server";
 import { readCommerceSettings } from "./commerce-settings";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
 

@@ -2,25 +2,13 @@ import { failed, missingEvents, passed, type PreflightCheck } from "../preflight
 import { listAt, textAt } from "./json-fields";
 import { createPayPalApi, PayPalApiError } from "./paypal-api.server";
 import { payPalApiUrls } from "./paypal-provider.server";
+import { payPalWebhookEventTypes } from "./paypal-webhooks.server";
 
 /**
  * PayPal's part of the go-live check: the REST app's credentials against the live API, and the
  * webhook PAYPAL_WEBHOOK_ID names registered for our address with the events we handle
  * (`GET /v1/notifications/webhooks`). Reads only.
  */
-
-/** The events `/webhooks/paypal` acts on (paypal-webhooks.server.ts); the webhook must send them all. */
-export const payPalWebhookEventTypes = [
-  "CHECKOUT.ORDER.APPROVED",
-  "CHECKOUT.PAYMENT-APPROVAL.REVERSED",
-  "PAYMENT.CAPTURE.COMPLETED",
-  "PAYMENT.CAPTURE.PENDING",
-  "PAYMENT.CAPTURE.DENIED",
-  "PAYMENT.CAPTURE.DECLINED",
-  "PAYMENT.CAPTURE.REFUNDED",
-  "PAYMENT.CAPTURE.REVERSED",
-  "CUSTOMER.DISPUTE.CREATED",
-] as const;
 
 export interface PayPalPreflightInput {
   clientId: string;

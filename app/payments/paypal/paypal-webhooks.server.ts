@@ -63,6 +63,19 @@ export async function verifyPayPalWebhook(check: WebhookCheck, headers: Headers,
   return { eventId, event: await paymentEvent(check.api, eventType, event.resource) };
 }
 
+/** The events `paymentEvent` acts on: the go-live check wants the webhook to send them all. */
+export const payPalWebhookEventTypes = [
+  "CHECKOUT.ORDER.APPROVED",
+  "CHECKOUT.PAYMENT-APPROVAL.REVERSED",
+  "PAYMENT.CAPTURE.COMPLETED",
+  "PAYMENT.CAPTURE.PENDING",
+  "PAYMENT.CAPTURE.DENIED",
+  "PAYMENT.CAPTURE.DECLINED",
+  "PAYMENT.CAPTURE.REFUNDED",
+  "PAYMENT.CAPTURE.REVERSED",
+  "CUSTOMER.DISPUTE.CREATED",
+] as const;
+
 async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown): Promise<PaymentEvent> {
   const ignored: PaymentEvent = { type: "ignored", providerType: eventType };
   switch (eventType) {

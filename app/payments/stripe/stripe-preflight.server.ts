@@ -1,20 +1,12 @@
 import Stripe from "stripe";
 import { failed, missingEvents, passed, type PreflightCheck } from "../preflight-check";
+import { stripeWebhookEventTypes } from "./stripe-webhooks.server";
 
 /**
  * Stripe's part of the go-live check: the keys, the webhook endpoint registered for our address
  * with the events we handle, and the methods each market offers switched on for the account.
  * Reads only; nothing is bought or changed.
  */
-
-/** The events `/webhooks/stripe` acts on (stripe-webhooks.server.ts); the endpoint must send them all. */
-export const stripeWebhookEventTypes = [
-  "payment_intent.succeeded",
-  "payment_intent.processing",
-  "payment_intent.payment_failed",
-  "charge.refunded",
-  "charge.dispute.created",
-] as const;
 
 export interface StripePreflightInput {
   secretKey: string;

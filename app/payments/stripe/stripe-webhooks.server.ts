@@ -39,6 +39,18 @@ export async function verifyStripeWebhook(check: StripeWebhookCheck, headers: He
   return { eventId: event.id, event: paymentEventOf(event) };
 }
 
+/** The events `paymentEventOf` acts on: the go-live check wants the webhook endpoint to send them all. */
+export const stripeWebhookEventTypes = [
+  "payment_intent.succeeded",
+  "payment_intent.processing",
+  "payment_intent.payment_failed",
+  "charge.refunded",
+  "refund.updated",
+  "refund.failed",
+  "charge.refund.updated",
+  "charge.dispute.created",
+] as const;
+
 export function paymentEventOf(event: Stripe.Event): PaymentEvent {
   switch (event.type) {
     // The event's intent does not name the method a Bancontact or iDEAL payment was saved as:

@@ -409,7 +409,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   }));
 
   /** Every method type the fake knows, on or off in a configuration (schema payment_method_configuration). */
-  const configurableTypes = ["card", "sepa_debit", "bancontact", "ideal", "eps", "klarna", "mobilepay", "swish", "paypal", "apple_pay", "google_pay", "link"];
+  const configurableTypes = ["card", "sepa_debit", "bancontact", "ideal", "eps", "klarna", "mobilepay", "swish", "twint", "paypal", "apple_pay", "google_pay", "link"];
   const paymentMethodConfigurations = (options.paymentMethodConfigurations ?? [{ enabled: ["card"] }]).map((configuration) => ({
     id: stripeId("pmc"),
     object: "payment_method_configuration",
