@@ -1,3 +1,4 @@
+import { listPage } from "./list-page";
 import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { orderLines, orders, reviews, reviewStatuses, type ReviewStatus } from "../db/schema";
@@ -43,7 +44,7 @@ export const isReviewStatus = (value: string): value is ReviewStatus => (reviewS
 
 /** Reviews of one status, oldest first while waiting (first come, first read), newest first otherwise. */
 export async function listReviews(db: Database, status: ReviewStatus, page = 1): Promise<QueuePage<ModerationRow>> {
-  const current = Number.isInteger(page) && page > 0 ? page : 1;
+  const current = listPage(page);
   const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(reviews).where(eq(reviews.status, status));
   const rows = await db
     .select({

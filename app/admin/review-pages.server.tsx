@@ -1,3 +1,4 @@
+import { listPage } from "./list-page";
 import { noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { isReviewStatus, listReviews, moderateReview, type ModerationResult } from "./review-moderation.server";
@@ -18,7 +19,7 @@ const refusals: Record<Extract<ModerationResult, { kind: "refused" }>["reason"],
 async function showReviews({ store, operator, url }: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
   const shown = url.searchParams.get("status") ?? "pending";
   const reviewStatus = isReviewStatus(shown) ? shown : "pending";
-  const page = await listReviews(store.db, reviewStatus, Number(url.searchParams.get("page") ?? "1"));
+  const page = await listReviews(store.db, reviewStatus, listPage(url.searchParams.get("page")));
   return htmlPage(<ReviewsView operator={operator} status={reviewStatus} page={page} notice={notice} />, status);
 }
 
