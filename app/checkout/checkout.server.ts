@@ -2,7 +2,7 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { routePath } from "../funnel/paths";
 import { storefrontStateContext } from "../market/request-context";
 import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod, type CheckoutMethodId } from "../orders/commerce-content.server";
-import { orderIdFromRequest } from "../orders/order-access.server";
+import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.server";
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { cookieOrder } from "../orders/order-page.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
@@ -161,7 +161,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     },
     { provider: payments.id, method, returnPath: `${url.pathname}${url.search}` },
   );
-  const cookieHeader = { "Set-Cookie": await orderCookie.serialize(placed.order.id) };
+  const cookieHeader = { "Set-Cookie": await orderCookieHeader(orderCookie, placed.order.id, request, settings.publicUrl) };
   const next = nextStepPath(url, params.locale);
 
   if (placed.kind === "already_paid") {
