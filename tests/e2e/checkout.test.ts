@@ -173,6 +173,16 @@ describe("the checkout form on the server", () => {
     expect(/vn_order=[^;]+/.exec(again.headers.get("set-cookie") ?? "")?.[0]).toBe(cookie);
   });
 
+  it("gives another browser that replays a paid order's form no access to the order", async () => {
+    const { token } = await formOf("de");
+    const paid = await post(body(token));
+    expect(paid.status).toBe(303);
+    const replayed = await post(body(token), "vn_other=1");
+    expect(replayed.status).toBe(409);
+    expect(replayed.headers.get("set-cookie") ?? "").not.toMatch(/vn_order=/);
+    expect(replayed.headers.get("location")).toBeNull();
+  });
+
   it("refuses an oversized body with 413 and JSON with 415", async () => {
     const big = await fetch(`${baseUrl}/checkout/de?bundle=shape-1`, { method: "POST", body: "x=" + "a".repeat(40_000), headers: { "Content-Type": "application/x-www-form-urlencoded" }, redirect: "manual" });
     expect(big.status).toBe(413);
