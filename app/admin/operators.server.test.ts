@@ -44,6 +44,7 @@ describe("roles", () => {
     ["export_data", true, true],
     ["refund", false, true],
     ["erase", false, true],
+    ["moderate_reviews", false, true],
   ])("%s: support %s, owner %s", (permission, bySupport, byOwner) => {
     expect(may(support, permission)).toBe(bySupport);
     expect(may(owner, permission)).toBe(byOwner);

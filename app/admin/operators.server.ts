@@ -170,12 +170,15 @@ export async function logOut(db: Database, token: string | null | undefined, ope
   });
 }
 
-/** What each role may do: support looks and fulfils; only an owner gives money back or erases data. */
-export type Permission = "view" | "fulfil" | "handle_requests" | "export_data" | "refund" | "erase";
+/**
+ * What each role may do: support looks (reviews included) and fulfils; only an owner gives money
+ * back, erases data, or decides what the storefront publishes in the buyers' names (reviews).
+ */
+export type Permission = "view" | "fulfil" | "handle_requests" | "export_data" | "refund" | "erase" | "moderate_reviews";
 
 const permissions: Record<OperatorRole, readonly Permission[]> = {
   support: ["view", "fulfil", "handle_requests", "export_data"],
-  owner: ["view", "fulfil", "handle_requests", "export_data", "refund", "erase"],
+  owner: ["view", "fulfil", "handle_requests", "export_data", "refund", "erase", "moderate_reviews"],
 };
 
 export function may(operator: Operator, permission: Permission): boolean {

@@ -68,7 +68,7 @@ describe.each(databaseKinds)("verified-buyer reviews on %s", (kind) => {
   let operator: Operator;
   beforeAll(async () => {
     db = database.db;
-    operator = await testOperator(db);
+    operator = await testOperator(db, "owner");
   });
 
   /** A paid order with Shape and the recipe ebook, fulfilled, with its invitations. */
@@ -161,6 +161,17 @@ describe.each(databaseKinds)("verified-buyer reviews on %s", (kind) => {
     ["a review id that is no id", "1; drop table reviews", { kind: "publish" } as const, "not_found"],
   ])("refuses to moderate %s", async (_, id, decision, reason) => {
     expect(await moderateReview(db, operator, id, decision)).toEqual({ kind: "refused", reason });
+  });
+
+  it("lets only an owner publish or reject: a support operator is refused and nothing changes", async () => {
+    const support = await testOperator(db, "support");
+    const { token } = await invitedOrder();
+    const stored = await submitReview(db, key, token("shape"), { rating: 5, body: "Prima." });
+    if (stored.kind !== "stored") throw new Error("expected a stored review");
+    expect(await moderateReview(db, support, stored.reviewId, { kind: "publish" })).toEqual({ kind: "refused", reason: "not_allowed" });
+    expect(await moderateReview(db, support, stored.reviewId, { kind: "reject", reason: "personal_data", note: "" })).toEqual({ kind: "refused", reason: "not_allowed" });
+    const [row] = await db.select().from(reviews).where(eq(reviews.id, stored.reviewId));
+    expect(row).toMatchObject({ status: "pending", moderatedBy: null });
   });
 
   it("refuses a rejection without a rule of the policy", async () => {
