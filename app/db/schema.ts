@@ -1,27 +1,12 @@
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /**
  * The one schema of the store, for PGlite and PostgreSQL alike (DESIGN §10, §11). Money is in
  * integer minor units with its ISO currency; every change of an order's status is an event row.
  */
 
-const createdAt = () =>
-  timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
 export const orderStatuses = [
   "pending_payment",
@@ -76,14 +61,8 @@ export const orders = pgTable(
   (table) => [
     index("orders_email_idx").on(sql`lower(${table.email})`),
     index("orders_created_idx").on(table.createdAt),
-    check(
-      "orders_status_check",
-      sql`${table.status} in ('pending_payment','paid','payment_failed','fulfilled','partially_refunded','refunded','withdrawn','cancelled')`,
-    ),
-    check(
-      "orders_amounts_check",
-      sql`${table.totalMinor} >= 0 and ${table.vatMinor} >= 0 and ${table.itemsMinor} >= 0 and ${table.deliveryMinor} >= 0`,
-    ),
+    check("orders_status_check", sql`${table.status} in ('pending_payment','paid','payment_failed','fulfilled','partially_refunded','refunded','withdrawn','cancelled')`),
+    check("orders_amounts_check", sql`${table.totalMinor} >= 0 and ${table.vatMinor} >= 0 and ${table.itemsMinor} >= 0 and ${table.deliveryMinor} >= 0`),
   ],
 );
 
@@ -130,14 +109,7 @@ export interface UpsellLine {
   digitalConsentAt: string | null;
 }
 
-export const paymentStatuses = [
-  "started",
-  "requires_action",
-  "processing",
-  "succeeded",
-  "declined",
-  "cancelled",
-] as const;
+export const paymentStatuses = ["started", "requires_action", "processing", "succeeded", "declined", "cancelled"] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
 export const payments = pgTable(
@@ -164,9 +136,7 @@ export const payments = pgTable(
     /** For an upsell payment: the line it adds to the order once it succeeds, priced when accepted. */
     upsellLine: jsonb("upsell_line").$type<UpsellLine>(),
     createdAt: createdAt(),
-    updatedAt: timestamp("updated_at", { withTimezone: true })
-      .notNull()
-      .defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("payments_order_idx").on(table.orderId)],
 );
@@ -189,9 +159,7 @@ export const refunds = pgTable(
     /** The order lines this refund gives back; empty for an amount not tied to lines (delivery). */
     lineIds: jsonb("line_ids").$type<number[]>().notNull().default([]),
     reason: text("reason").notNull(),
-    status: text("status")
-      .$type<"pending" | "succeeded" | "failed">()
-      .notNull(),
+    status: text("status").$type<"pending" | "succeeded" | "failed">().notNull(),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     providerRef: text("provider_ref"),
     failureReason: text("failure_reason"),
@@ -211,10 +179,7 @@ export const orderEvents = pgTable(
     fromStatus: text("from_status"),
     toStatus: text("to_status"),
     /** What happened, without personal data: amounts, payment ids, codes. */
-    detail: jsonb("detail")
-      .$type<Record<string, string | number | boolean | null>>()
-      .notNull()
-      .default({}),
+    detail: jsonb("detail").$type<Record<string, string | number | boolean | null>>().notNull().default({}),
     createdAt: createdAt(),
   },
   (table) => [index("order_events_order_idx").on(table.orderId)],
@@ -233,18 +198,10 @@ export const outbox = pgTable(
     orderId: uuid("order_id").references(() => orders.id),
     recipient: text("recipient").notNull(),
     locale: text("locale").notNull(),
-    payload: jsonb("payload")
-      .$type<Record<string, unknown>>()
-      .notNull()
-      .default({}),
-    status: text("status")
-      .$type<(typeof outboxStatuses)[number]>()
-      .notNull()
-      .default("pending"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull().default({}),
+    status: text("status").$type<(typeof outboxStatuses)[number]>().notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
-    sendAfter: timestamp("send_after", { withTimezone: true })
-      .notNull()
-      .defaultNow(),
+    sendAfter: timestamp("send_after", { withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     lastError: text("last_error"),
     sentAt: timestamp("sent_at", { withTimezone: true }),
@@ -266,10 +223,7 @@ export const mailRecipientDays = pgTable(
     day: text("day").notNull(),
     count: integer("count").notNull().default(0),
   },
-  (table) => [
-    primaryKey({ columns: [table.recipientHash, table.day] }),
-    index("mail_recipient_days_day_idx").on(table.day),
-  ],
+  (table) => [primaryKey({ columns: [table.recipientHash, table.day] }), index("mail_recipient_days_day_idx").on(table.day)],
 );
 
 export const withdrawals = pgTable("withdrawals", {
@@ -282,9 +236,7 @@ export const withdrawals = pgTable("withdrawals", {
   orderId: uuid("order_id").references(() => orders.id),
   locale: text("locale").notNull(),
   status: text("status").notNull().default("received"),
-  receivedAt: timestamp("received_at", { withTimezone: true })
-    .notNull()
-    .defaultNow(),
+  receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const refundRequests = pgTable("refund_requests", {
@@ -354,9 +306,7 @@ export const testGatewayCharges = pgTable("test_gateway_charges", {
   declineCode: text("decline_code"),
   refundedMinor: integer("refunded_minor").notNull().default(0),
   createdAt: createdAt(),
-  updatedAt: timestamp("updated_at", { withTimezone: true })
-    .notNull()
-    .defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const testGatewayMethods = pgTable("test_gateway_methods", {
@@ -391,9 +341,7 @@ export const operators = pgTable(
     createdAt: createdAt(),
     lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
   },
-  (table) => [
-    check("operators_role_check", sql`${table.role} in ('owner','support')`),
-  ],
+  (table) => [check("operators_role_check", sql`${table.role} in ('owner','support')`)],
 );
 
 /** Back-office sessions. The cookie holds a random token; only its SHA-256 is stored here. */
@@ -405,9 +353,7 @@ export const operatorSessions = pgTable(
       .notNull()
       .references(() => operators.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
-    lastSeenAt: timestamp("last_seen_at", { withTimezone: true })
-      .notNull()
-      .defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (table) => [index("operator_sessions_operator_idx").on(table.operatorId)],
@@ -420,9 +366,7 @@ export const operatorSessions = pgTable(
 export const loginThrottle = pgTable("login_throttle", {
   email: text("email").primaryKey(),
   failures: integer("failures").notNull().default(0),
-  lastFailureAt: timestamp("last_failure_at", { withTimezone: true })
-    .notNull()
-    .defaultNow(),
+  lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
   lockedUntil: timestamp("locked_until", { withTimezone: true }),
 });
 
@@ -431,24 +375,16 @@ export const auditLog = pgTable(
   "audit_log",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    operatorId: uuid("operator_id").references(() => operators.id, {
-      onDelete: "set null",
-    }),
+    operatorId: uuid("operator_id").references(() => operators.id, { onDelete: "set null" }),
     /** Kept as written when the action happened, so the log outlives the account. */
     operatorEmail: text("operator_email").notNull(),
     action: text("action").notNull(),
     orderId: uuid("order_id").references(() => orders.id),
     /** What was done, without a customer's personal data. */
-    detail: jsonb("detail")
-      .$type<Record<string, string | number | boolean | null>>()
-      .notNull()
-      .default({}),
+    detail: jsonb("detail").$type<Record<string, string | number | boolean | null>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (table) => [
-    index("audit_log_order_idx").on(table.orderId),
-    index("audit_log_created_idx").on(table.createdAt),
-  ],
+  (table) => [index("audit_log_order_idx").on(table.orderId), index("audit_log_created_idx").on(table.createdAt)],
 );
 
 /**
@@ -464,9 +400,7 @@ export const pageViews = pgTable(
     src: text("src").notNull().default(""),
     views: integer("views").notNull().default(0),
   },
-  (table) => [
-    primaryKey({ columns: [table.day, table.step, table.market, table.src] }),
-  ],
+  (table) => [primaryKey({ columns: [table.day, table.step, table.market, table.src] })],
 );
 
 /**
@@ -482,10 +416,7 @@ export const rateLimits = pgTable(
     hits: integer("hits").notNull().default(0),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.key, table.windowStart] }),
-    index("rate_limits_expires_idx").on(table.expiresAt),
-  ],
+  (table) => [primaryKey({ columns: [table.key, table.windowStart] }), index("rate_limits_expires_idx").on(table.expiresAt)],
 );
 
 /**
@@ -549,15 +480,8 @@ export const reviews = pgTable(
     createdAt: createdAt(),
   },
   (table) => [
-    index("reviews_shown_idx").on(
-      table.productId,
-      table.language,
-      table.status,
-    ),
+    index("reviews_shown_idx").on(table.productId, table.language, table.status),
     check("reviews_rating_check", sql`${table.rating} between 1 and 5`),
-    check(
-      "reviews_status_check",
-      sql`${table.status} in ('pending','published','rejected')`,
-    ),
+    check("reviews_status_check", sql`${table.status} in ('pending','published','rejected')`),
   ],
 );

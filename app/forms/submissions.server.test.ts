@@ -17,18 +17,11 @@ const context = {
   signingKey: "test-signing-key",
 };
 /** What a phisher types into a free-text field, hoping the store sends it on in its own name. */
-const lure =
-  "Your account is locked: sign in again at https://evil.example/login";
+const lure = "Your account is locked: sign in again at https://evil.example/login";
 
 /** The texts of the messages queued for an address, as they would be sent. */
-async function mailsTo(
-  db: Database,
-  recipient: string,
-): Promise<{ kind: string; text: string }[]> {
-  const rows = await db
-    .select()
-    .from(outbox)
-    .where(eq(outbox.recipient, recipient));
+async function mailsTo(db: Database, recipient: string): Promise<{ kind: string; text: string }[]> {
+  const rows = await db.select().from(outbox).where(eq(outbox.recipient, recipient));
   return Promise.all(
     rows.map(async (row) => {
       const mail = await composeMail(row, { ...context, db });
@@ -46,11 +39,7 @@ describe.each(databaseKinds)("form e-mails on %s", (kind) => {
   const database = useTestDatabase(kind);
 
   it.each([
-    [
-      "feedback",
-      (db: Database, email: string) =>
-        storeFeedback(db, { rating: "5", comment: lure, email }, origin),
-    ],
+    ["feedback", (db: Database, email: string) => storeFeedback(db, { rating: "5", comment: lure, email }, origin)],
     [
       "a refund request that matches no order",
       (db: Database, email: string) =>
@@ -75,17 +64,14 @@ describe.each(databaseKinds)("form e-mails on %s", (kind) => {
           ...origin,
         }),
     ],
-  ])(
-    "acknowledges %s to the typed address without the visitor's words",
-    async (_, send) => {
-      const email = stranger();
-      await send(database.db, email);
-      const mails = await mailsTo(database.db, email);
-      expect(mails).toHaveLength(1);
-      expect(mails[0]?.text).not.toContain("evil.example");
-      expect(mails[0]?.text).not.toContain("sign in again");
-    },
-  );
+  ])("acknowledges %s to the typed address without the visitor's words", async (_, send) => {
+    const email = stranger();
+    await send(database.db, email);
+    const mails = await mailsTo(database.db, email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).not.toContain("evil.example");
+    expect(mails[0]?.text).not.toContain("sign in again");
+  });
 
   it("sends a matched refund request's and withdrawal's receipt, with what was written, to the order's own address", async () => {
     const { order } = await paidTestOrder(database.db);
@@ -105,19 +91,10 @@ describe.each(databaseKinds)("form e-mails on %s", (kind) => {
       email: ` ${order.email.toUpperCase()}`,
       ...origin,
     });
-    const mails = (await mailsTo(database.db, order.email)).filter(
-      (mail) => mail.kind !== "order-confirmation",
-    );
-    expect(mails.map((mail) => mail.kind).sort()).toEqual([
-      "refund-request",
-      "withdrawal",
-    ]);
-    expect(
-      mails.find((mail) => mail.kind === "refund-request")?.text,
-    ).toContain("Die Dose kam zerbrochen an.");
-    expect(mails.find((mail) => mail.kind === "withdrawal")?.text).toContain(
-      "Anna Muster",
-    );
+    const mails = (await mailsTo(database.db, order.email)).filter((mail) => mail.kind !== "order-confirmation");
+    expect(mails.map((mail) => mail.kind).sort()).toEqual(["refund-request", "withdrawal"]);
+    expect(mails.find((mail) => mail.kind === "refund-request")?.text).toContain("Die Dose kam zerbrochen an.");
+    expect(mails.find((mail) => mail.kind === "withdrawal")?.text).toContain("Anna Muster");
   });
 
   it("keeps the withdrawal receipt the law asks for: reference, date and time of receipt, the declaration", async () => {
@@ -136,36 +113,17 @@ describe.each(databaseKinds)("form e-mails on %s", (kind) => {
 
   it(`sends at most ${formMailsPerRecipientPerDay} form e-mails a day to one address, however it is written, and still stores every form`, async () => {
     const email = stranger();
-    const spellings = Array.from(
-      { length: formMailsPerRecipientPerDay + 3 },
-      (_, index) => (index % 2 === 0 ? email : ` ${email.toUpperCase()}`),
-    );
-    await Promise.all(
-      spellings.map((typed) =>
-        storeFeedback(
-          database.db,
-          { rating: "4", comment: "", email: typed },
-          origin,
-        ),
-      ),
-    );
+    const spellings = Array.from({ length: formMailsPerRecipientPerDay + 3 }, (_, index) => (index % 2 === 0 ? email : ` ${email.toUpperCase()}`));
+    await Promise.all(spellings.map((typed) => storeFeedback(database.db, { rating: "4", comment: "", email: typed }, origin)));
     const queued = await database.db
       .select()
       .from(outbox)
-      .where(
-        inArray(outbox.recipient, [
-          ...new Set(spellings.map((typed) => typed.trim())),
-        ]),
-      );
+      .where(inArray(outbox.recipient, [...new Set(spellings.map((typed) => typed.trim()))]));
     expect(queued).toHaveLength(formMailsPerRecipientPerDay);
     const stored = await database.db
       .select()
       .from(feedback)
-      .where(
-        inArray(feedback.email, [
-          ...new Set(spellings.map((typed) => typed.trim())),
-        ]),
-      );
+      .where(inArray(feedback.email, [...new Set(spellings.map((typed) => typed.trim()))]));
     expect(stored).toHaveLength(spellings.length);
   });
 });

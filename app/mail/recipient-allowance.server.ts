@@ -10,15 +10,10 @@ import { mailRecipientDays } from "../db/schema";
  */
 export const formMailsPerRecipientPerDay = 5;
 
-const recipientHash = (address: string) =>
-  createHash("sha256").update(address.trim().toLowerCase()).digest("hex");
+const recipientHash = (address: string) => createHash("sha256").update(address.trim().toLowerCase()).digest("hex");
 
 /** Counts one more form e-mail to this address today; false once the day's allowance is spent. */
-export async function takeFormMailAllowance(
-  tx: Queryable,
-  address: string,
-  now = new Date(),
-): Promise<boolean> {
+export async function takeFormMailAllowance(tx: Queryable, address: string, now = new Date()): Promise<boolean> {
   const day = now.toISOString().slice(0, 10);
   // Yesterday's counts and older are no use any more.
   await tx.delete(mailRecipientDays).where(lt(mailRecipientDays.day, day));

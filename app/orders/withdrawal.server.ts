@@ -26,26 +26,15 @@ export interface WithdrawalReceipt {
 }
 
 const referenceAlphabet = "23456789ABCDEFGHJKMNPQRSTWXYZ";
-const newReference = () =>
-  `W-${Array.from({ length: 8 }, () => referenceAlphabet[randomInt(referenceAlphabet.length)]).join("")}`;
+const newReference = () => `W-${Array.from({ length: 8 }, () => referenceAlphabet[randomInt(referenceAlphabet.length)]).join("")}`;
 
-export async function receiveWithdrawal(
-  db: Database,
-  input: WithdrawalInput,
-): Promise<WithdrawalReceipt> {
+export async function receiveWithdrawal(db: Database, input: WithdrawalInput): Promise<WithdrawalReceipt> {
   return db.transaction(async (tx) => {
-    const number =
-      normalizeOrderNumber(input.orderNumber) ??
-      input.orderNumber.trim().toUpperCase();
+    const number = normalizeOrderNumber(input.orderNumber) ?? input.orderNumber.trim().toUpperCase();
     const [order] = await tx
       .select()
       .from(orders)
-      .where(
-        and(
-          eq(orders.number, number),
-          eq(sql`lower(${orders.email})`, input.email.trim().toLowerCase()),
-        ),
-      )
+      .where(and(eq(orders.number, number), eq(sql`lower(${orders.email})`, input.email.trim().toLowerCase())))
       .for("update");
     const receivedAt = new Date();
     const reference = newReference();
@@ -66,38 +55,21 @@ export async function receiveWithdrawal(
     // receipt names no typed name and an order number only in the store's own form.
     const recipient = order?.email ?? input.email.trim();
     if (await takeFormMailAllowance(tx, recipient)) {
+      const told = order ? { name: input.name.trim(), orderNumber: number } : { name: "", orderNumber: normalizeOrderNumber(input.orderNumber) ?? "" };
       await enqueueMail(tx, {
         kind: "withdrawal",
         dedupeKey: `withdrawal:${id}`,
         recipient,
         locale: input.locale,
         orderId: order?.id ?? null,
-        payload: {
-          reference,
-          name: order ? input.name.trim() : "",
-          orderNumber:
-            order || normalizeOrderNumber(input.orderNumber) ? number : "",
-          receivedAt: receivedAt.toISOString(),
-          market: input.market,
-        },
+        payload: { reference, ...told, receivedAt: receivedAt.toISOString(), market: input.market },
       });
     }
     return { reference, receivedAt };
   });
 }
 
-async function markWithdrawn(
-  tx: Transaction,
-  order: Order,
-  reference: string,
-): Promise<void> {
-  if (order.status === "paid" || order.status === "fulfilled")
-    await changeStatus(tx, order, "withdrawn", "withdrawal_received", {
-      reference,
-    });
-  else
-    await recordEvent(tx, order.id, "withdrawal_received", {
-      reference,
-      status: order.status,
-    });
+async function markWithdrawn(tx: Transaction, order: Order, reference: string): Promise<void> {
+  if (order.status === "paid" || order.status === "fulfilled") await changeStatus(tx, order, "withdrawn", "withdrawal_received", { reference });
+  else await recordEvent(tx, order.id, "withdrawal_received", { reference, status: order.status });
 }
