@@ -20,7 +20,9 @@ async function ask(raw: string, trustProxy = false): Promise<string> {
   app.set("trust proxy", trustProxy);
   app.use(checkHostAndTarget);
   app.use((req, res) => {
-    res.send(`host ${req.hostname}`);
+    // What the app builds its request URL from: it must parse.
+    const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host ?? "localhost"}`);
+    res.send(`host ${req.hostname} ${url.protocol} secure=${String(req.secure)}`);
   });
   const server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -35,7 +37,7 @@ async function ask(raw: string, trustProxy = false): Promise<string> {
 
 describe("checkHostAndTarget", () => {
   it("takes an HTTP/1.0 request without a Host as asked of localhost", async () => {
-    expect(await ask("GET /healthz HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200[\s\S]*host localhost$/);
+    expect(await ask("GET /healthz HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200[\s\S]*host localhost http:/);
   });
 
   it.each([
@@ -52,5 +54,27 @@ describe("checkHostAndTarget", () => {
     const raw = "GET / HTTP/1.1\r\nHost: shop\r\nX-Forwarded-Host: a b\r\nConnection: close\r\n\r\n";
     expect(await ask(raw, false)).toMatch(/^HTTP\/1\.1 200/);
     expect(await ask(raw, true)).toMatch(/^HTTP\/1\.1 400[\s\S]*X-Forwarded-Host/);
+  });
+
+  it.each([
+    ["https", "https: secure=true"],
+    ["HTTPS", "https: secure=true"],
+    [" https , http", "https: secure=true"],
+    ["http", "http: secure=false"],
+    ["ht tp", "http: secure=false"],
+    ["javascript", "http: secure=false"],
+    ["ftp", "http: secure=false"],
+    ["https:", "http: secure=false"],
+    ["", "http: secure=false"],
+    [",https", "http: secure=false"],
+    ["h\u00e9ttps", "http: secure=false"],
+  ])("takes only http and https from a trusted X-Forwarded-Proto %j (anything else is the socket's protocol)", async (proto, seen) => {
+    const answer = await ask(`GET /checkout/fr HTTP/1.1\r\nHost: shop\r\nX-Forwarded-Proto: ${proto}\r\nConnection: close\r\n\r\n`, true);
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain(`host shop ${seen}`);
+  });
+
+  it("ignores X-Forwarded-Proto from an untrusted client", async () => {
+    expect(await ask("GET / HTTP/1.1\r\nHost: shop\r\nX-Forwarded-Proto: https\r\nConnection: close\r\n\r\n", false)).toContain("host shop http: secure=false");
   });
 });

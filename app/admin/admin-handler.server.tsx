@@ -1,3 +1,4 @@
+import { reachedOverHttps } from "../platform/https-request";
 import { store, type Store } from "../platform/store.server";
 import { MessageView, notFound, type AdminRoute } from "./admin-route.server";
 import { BadForm, fromOwnOrigin, htmlPage, plain, readCookie, readForm, redirect, sessionCookie, sessionCookieName, stylesheet } from "./http.server";
@@ -25,7 +26,7 @@ const notices: Record<string, Notice> = {
   session_ended: { kind: "error", text: "Your session has ended. Log in again." },
 };
 
-const isSecure = (request: Request, current: Store) => new URL(request.url).protocol === "https:" || current.settings.publicUrl.startsWith("https:");
+const isSecure = (request: Request, current: Store) => reachedOverHttps(request, current.settings.publicUrl);
 
 /** Where to go after logging in: only a back-office path, never another site. */
 function safeNext(value: string | null): string {

@@ -44,6 +44,7 @@ describe("roles", () => {
     ["export_data", true, true],
     ["refund", false, true],
     ["erase", false, true],
+    ["moderate_reviews", false, true],
   ])("%s: support %s, owner %s", (permission, bySupport, byOwner) => {
     expect(may(support, permission)).toBe(bySupport);
     expect(may(owner, permission)).toBe(byOwner);
@@ -123,6 +124,21 @@ describe.each(databaseKinds)("operators on %s", (kind) => {
       const after = await logIn(database.db, email, password, { now: new Date(start.getTime() + 16 * 60_000), wait: noWait });
       expect(after.kind, email).toBe(email === "locked@example.com" ? "signed_in" : "refused");
     }
+  });
+
+  it("locks after wrong passwords sent at once, as from many addresses, and then refuses the right one", { timeout: 60_000 }, async () => {
+    await addOperator(database.db, { email: "crowd@example.com", role: "owner", password });
+    const attempts = 2 * throttle.lockAfter;
+    const results = await Promise.all(Array.from({ length: attempts }, () => logIn(database.db, "crowd@example.com", "wrong password!", { wait: noWait })));
+    expect(results.filter((result) => result.kind === "signed_in")).toEqual([]);
+    expect(results.filter((result) => result.kind === "locked").length).toBeGreaterThan(0);
+    expect((await logIn(database.db, "crowd@example.com", password, { wait: noWait })).kind).toBe("locked");
+  });
+
+  it("lets the right password in after fewer failures than the lock needs", { timeout: 30_000 }, async () => {
+    await addOperator(database.db, { email: "almost@example.com", role: "owner", password });
+    await Promise.all(Array.from({ length: throttle.lockAfter - 1 }, () => logIn(database.db, "almost@example.com", "wrong password!", { wait: noWait })));
+    expect((await logIn(database.db, "almost@example.com", password, { wait: noWait })).kind).toBe("signed_in");
   });
 
   it("forgets failures older than the window", { timeout: 30_000 }, async () => {

@@ -69,26 +69,55 @@ export function loginDelayMs(failures: number): number {
   return Math.min(1000 * 2 ** (failures - throttle.slowAfter), throttle.maxDelayMs);
 }
 
+/**
+ * Counts this attempt before its password is checked, in one statement, so attempts sent at once
+ * each see the ones before them: a read-then-write let twenty parallel wrong passwords all read
+ * the same count and never reach the lock. A served lock, or failures older than the window,
+ * start the count again. Answers this attempt's place in the count and any lock still running.
+ */
+async function countAttempt(db: Database, email: string, now: Date): Promise<{ attempt: number; lockedUntil: Date | null }> {
+  const at = now.toISOString();
+  const windowStart = new Date(now.getTime() - throttle.windowMs).toISOString();
+  const locked = sql`${loginThrottle.lockedUntil} > ${at}::timestamptz`;
+  const [row] = await db
+    .insert(loginThrottle)
+    .values({ email, failures: 1, lastFailureAt: now, lockedUntil: null })
+    .onConflictDoUpdate({
+      target: loginThrottle.email,
+      set: {
+        failures: sql`case when ${locked} then ${loginThrottle.failures}
+          when ${loginThrottle.lockedUntil} is null and ${loginThrottle.lastFailureAt} > ${windowStart}::timestamptz then ${loginThrottle.failures} + 1
+          else 1 end`,
+        lastFailureAt: sql`case when ${locked} then ${loginThrottle.lastFailureAt} else ${at}::timestamptz end`,
+        lockedUntil: sql`case when ${locked} then ${loginThrottle.lockedUntil} else null end`,
+      },
+    })
+    .returning({ attempt: loginThrottle.failures, lockedUntil: loginThrottle.lockedUntil });
+  return { attempt: row?.attempt ?? 1, lockedUntil: row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null };
+}
+
+async function lockAddress(db: Database, email: string, now: Date): Promise<Date> {
+  const until = new Date(now.getTime() + throttle.lockMs);
+  await db.update(loginThrottle).set({ lockedUntil: until }).where(eq(loginThrottle.email, email));
+  return until;
+}
+
 export async function logIn(db: Database, emailInput: string, password: string, options: LoginOptions = {}): Promise<LoginResult> {
   const now = options.now ?? new Date();
   const email = normaliseEmail(emailInput).slice(0, 254);
-  const [state] = await db.select().from(loginThrottle).where(eq(loginThrottle.email, email));
-  if (state?.lockedUntil && state.lockedUntil > now) return { kind: "locked", until: state.lockedUntil };
-  const recentFailures = state && now.getTime() - state.lastFailureAt.getTime() < throttle.windowMs ? state.failures : 0;
-  const delay = loginDelayMs(recentFailures);
+  const { attempt, lockedUntil } = await countAttempt(db, email, now);
+  if (lockedUntil) return { kind: "locked", until: lockedUntil };
+  const failuresBefore = attempt - 1;
+  // As many attempts before this one as the lock needs, finished or still being checked: locked.
+  if (failuresBefore >= throttle.lockAfter) return { kind: "locked", until: await lockAddress(db, email, now) };
+  const delay = loginDelayMs(failuresBefore);
   if (delay > 0) await (options.wait ?? defaultWait)(delay);
 
   const [account] = await db.select().from(operators).where(eq(operators.email, email));
   decoyHash ??= hash(randomBytes(16).toString("hex"));
   const matches = account ? await verify(account.passwordHash, password) : (await verify(await decoyHash, password), false);
   if (!account || !matches) {
-    const failures = recentFailures + 1;
-    const lockedUntil = failures >= throttle.lockAfter ? new Date(now.getTime() + throttle.lockMs) : null;
-    await db
-      .insert(loginThrottle)
-      .values({ email, failures, lastFailureAt: now, lockedUntil })
-      .onConflictDoUpdate({ target: loginThrottle.email, set: { failures, lastFailureAt: now, lockedUntil } });
-    return lockedUntil ? { kind: "locked", until: lockedUntil } : { kind: "refused" };
+    return attempt >= throttle.lockAfter ? { kind: "locked", until: await lockAddress(db, email, now) } : { kind: "refused" };
   }
 
   const operator: Operator = { id: account.id, email: account.email, role: account.role };
@@ -141,12 +170,15 @@ export async function logOut(db: Database, token: string | null | undefined, ope
   });
 }
 
-/** What each role may do: support looks and fulfils; only an owner gives money back or erases data. */
-export type Permission = "view" | "fulfil" | "handle_requests" | "export_data" | "refund" | "erase";
+/**
+ * What each role may do: support looks (reviews included) and fulfils; only an owner gives money
+ * back, erases data, or decides what the storefront publishes in the buyers' names (reviews).
+ */
+export type Permission = "view" | "fulfil" | "handle_requests" | "export_data" | "refund" | "erase" | "moderate_reviews";
 
 const permissions: Record<OperatorRole, readonly Permission[]> = {
   support: ["view", "fulfil", "handle_requests", "export_data"],
-  owner: ["view", "fulfil", "handle_requests", "export_data", "refund", "erase"],
+  owner: ["view", "fulfil", "handle_requests", "export_data", "refund", "erase", "moderate_reviews"],
 };
 
 export function may(operator: Operator, permission: Permission): boolean {

@@ -1,3 +1,4 @@
+import { listPage } from "./list-page";
 import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { auditLog, orderEvents, orderLines, orders, orderStatuses, outbox, payments, refunds, type OrderStatus } from "../db/schema";
@@ -31,7 +32,6 @@ export function parseOrderFilter(params: URLSearchParams): OrderFilter {
   const test = params.get("test") ?? "all";
   const from = params.get("from") ?? "";
   const to = params.get("to") ?? "";
-  const page = Number(params.get("page") ?? "1");
   return {
     query: (params.get("q") ?? "").trim().slice(0, 200),
     status: (orderStatuses as readonly string[]).includes(status) ? (status as OrderStatus) : "",
@@ -39,7 +39,7 @@ export function parseOrderFilter(params: URLSearchParams): OrderFilter {
     from: isDay(from) ? from : "",
     to: isDay(to) ? to : "",
     test: test === "live" || test === "test" ? test : "all",
-    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+    page: listPage(params.get("page")),
   };
 }
 

@@ -8,6 +8,7 @@ import { receiveWithdrawal } from "../orders/withdrawal.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import type { Operator } from "./audit.server";
+import { listReviews } from "./review-moderation.server";
 import {
   listFeedback,
   listRefundRequests,
@@ -76,6 +77,12 @@ describe.each(databaseKinds)("customer-service queues on %s", (kind) => {
     expect(rows.map((row) => row.id).slice(0, 2)).toEqual([newer.id, older.id]);
     expect(rows[0]).toMatchObject({ order: null, status: "open", reason: "damaged" });
     expect(rows[1]?.order).toEqual({ id: older.orderId, number: older.orderNumber });
+  });
+
+  it.each(["1e300", "99999999999999999999", "-5", "x"])("opens page 1 of every list for the page %s", async (asked) => {
+    const page = Number(asked);
+    for (const list of [listWithdrawals, listRefundRequests, listFeedback]) expect((await list(db, page)).page).toBe(1);
+    expect((await listReviews(db, "pending", page)).page).toBe(1);
   });
 
   it("lists feedback newest first, a page at a time", async () => {

@@ -1,3 +1,4 @@
+import { listPage } from "./list-page";
 import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { feedback, orders, refundRequests, withdrawals } from "../db/schema";
@@ -75,12 +76,11 @@ export interface FeedbackRow {
   createdAt: Date;
 }
 
-const pageNumber = (page: number) => (Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1);
 const pagesOf = (total: number) => Math.max(1, Math.ceil(total / queuePageSize));
 const linked = (id: string | null, number: string | null): LinkedOrder | null => (id && number ? { id, number } : null);
 
 export async function listWithdrawals(db: Database, page = 1): Promise<QueuePage<WithdrawalRow>> {
-  const current = pageNumber(page);
+  const current = listPage(page);
   const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(withdrawals);
   const rows = await db
     .select({ row: withdrawals, linkedNumber: orders.number })
@@ -109,7 +109,7 @@ export async function listWithdrawals(db: Database, page = 1): Promise<QueuePage
 }
 
 export async function listRefundRequests(db: Database, page = 1): Promise<QueuePage<RefundRequestRow>> {
-  const current = pageNumber(page);
+  const current = listPage(page);
   const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(refundRequests);
   const rows = await db
     .select({ row: refundRequests, linkedNumber: orders.number })
@@ -138,7 +138,7 @@ export async function listRefundRequests(db: Database, page = 1): Promise<QueueP
 }
 
 export async function listFeedback(db: Database, page = 1): Promise<QueuePage<FeedbackRow>> {
-  const current = pageNumber(page);
+  const current = listPage(page);
   const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(feedback);
   const rows = await db
     .select({ id: feedback.id, rating: feedback.rating, comment: feedback.comment, email: feedback.email, locale: feedback.locale, createdAt: feedback.createdAt })

@@ -1,3 +1,4 @@
+import { listPage } from "./list-page";
 import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { may } from "./operators.server";
@@ -17,7 +18,7 @@ const refusals: Record<Extract<StatusChangeResult, { kind: "refused" }>["reason"
 };
 
 async function showRequests({ store, operator, url }: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
-  const page = (name: string) => Number(url.searchParams.get(name) ?? "1");
+  const page = (name: string) => listPage(url.searchParams.get(name));
   const [withdrawals, refundRequests, feedback] = await Promise.all([
     listWithdrawals(store.db, page("withdrawals")),
     listRefundRequests(store.db, page("refundRequests")),

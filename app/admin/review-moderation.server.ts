@@ -1,3 +1,5 @@
+import { may } from "./operators.server";
+import { listPage } from "./list-page";
 import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { orderLines, orders, reviews, reviewStatuses, type ReviewStatus } from "../db/schema";
@@ -43,7 +45,7 @@ export const isReviewStatus = (value: string): value is ReviewStatus => (reviewS
 
 /** Reviews of one status, oldest first while waiting (first come, first read), newest first otherwise. */
 export async function listReviews(db: Database, status: ReviewStatus, page = 1): Promise<QueuePage<ModerationRow>> {
-  const current = Number.isInteger(page) && page > 0 ? page : 1;
+  const current = listPage(page);
   const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(reviews).where(eq(reviews.status, status));
   const rows = await db
     .select({
@@ -79,12 +81,13 @@ export type ModerationResult =
   | { kind: "published" | "rejected" }
   /** The review had that status already (a form sent twice): nothing written. */
   | { kind: "unchanged" }
-  | { kind: "refused"; reason: "not_found" | "no_reason" };
+  | { kind: "refused"; reason: "not_found" | "no_reason" | "not_allowed" };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Publishes or rejects a review under a lock, with its reason and an audit entry on its order. */
 export async function moderateReview(db: Database, operator: Operator, reviewId: string, decision: ModerationDecision): Promise<ModerationResult> {
+  if (!may(operator, "moderate_reviews")) return { kind: "refused", reason: "not_allowed" };
   if (!uuidPattern.test(reviewId)) return { kind: "refused", reason: "not_found" };
   let reason: string = publicationReason;
   if (decision.kind === "reject") {

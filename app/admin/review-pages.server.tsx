@@ -1,4 +1,6 @@
-import { noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { listPage } from "./list-page";
+import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { may } from "./operators.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { isReviewStatus, listReviews, moderateReview, type ModerationResult } from "./review-moderation.server";
 import { ReviewsView } from "./views/reviews-view";
@@ -13,12 +15,13 @@ const notices: Record<string, Notice> = {
 const refusals: Record<Extract<ModerationResult, { kind: "refused" }>["reason"], string> = {
   not_found: "There is no such review. Nothing was changed.",
   no_reason: "Choose the rule the review breaks to reject it. Nothing was changed.",
+  not_allowed: "Only an owner may publish or reject reviews. Nothing was changed.",
 };
 
 async function showReviews({ store, operator, url }: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
   const shown = url.searchParams.get("status") ?? "pending";
   const reviewStatus = isReviewStatus(shown) ? shown : "pending";
-  const page = await listReviews(store.db, reviewStatus, Number(url.searchParams.get("page") ?? "1"));
+  const page = await listReviews(store.db, reviewStatus, listPage(url.searchParams.get("page")));
   return htmlPage(<ReviewsView operator={operator} status={reviewStatus} page={page} notice={notice} />, status);
 }
 
@@ -30,13 +33,14 @@ export const reviewRoutes: readonly AdminRoute[] = [
     params: ["id"],
     async handle(context) {
       const { store, operator, params, request } = context;
+      if (!may(operator, "moderate_reviews")) return forbidden(refusals.not_allowed);
       const form = await readForm(request);
       const decision = form.get("decision") === "publish" ? ({ kind: "publish" } as const) : ({ kind: "reject", reason: form.get("reason") ?? "", note: form.get("note") ?? "" } as const);
       const result = await moderateReview(store.db, operator, params.id ?? "", decision);
       const back = form.get("back") ?? "pending";
       const status = isReviewStatus(back) ? back : "pending";
       if (result.kind === "refused") {
-        return showReviews({ ...context, url: new URL(`/admin/reviews?status=${status}`, context.url) }, { kind: "error", text: refusals[result.reason] }, result.reason === "not_found" ? 404 : 400);
+        return showReviews({ ...context, url: new URL(`/admin/reviews?status=${status}`, context.url) }, { kind: "error", text: refusals[result.reason] }, { not_found: 404, no_reason: 400, not_allowed: 403 }[result.reason]);
       }
       return redirect(`/admin/reviews?status=${status}&done=${result.kind}`);
     },

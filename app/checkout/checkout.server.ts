@@ -2,7 +2,7 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { routePath } from "../funnel/paths";
 import { storefrontStateContext } from "../market/request-context";
 import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod, type CheckoutMethodId } from "../orders/commerce-content.server";
-import { orderIdFromRequest } from "../orders/order-access.server";
+import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.server";
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { cookieOrder } from "../orders/order-page.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
@@ -32,7 +32,7 @@ export interface CheckoutActionData {
   message: string | null;
 }
 
-/** A resubmission of a paid order's form still gets in this long: double clicks, retries after a timeout. */
+/** A paid order's own browser, sending its form again this soon, is told the order is placed. */
 const resubmitGraceMs = 10 * 60 * 1000;
 
 /** The funnel query to carry on (src, utm), without what only the checkout needs. */
@@ -158,12 +158,14 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     },
     { provider: payments.id, method, returnPath: `${url.pathname}${url.search}` },
   );
-  const cookieHeader = { "Set-Cookie": await orderCookie.serialize(placed.order.id) };
+  const cookieHeader = { "Set-Cookie": await orderCookieHeader(orderCookie, placed.order.id, request, settings.publicUrl) };
   const next = nextStepPath(url, params.locale);
 
   if (placed.kind === "already_paid") {
+    // A form token proves nothing about who sends it (it can be replayed from another browser):
+    // only a browser that already holds the order is sent on with it.
     const ownOrder = (await orderIdFromRequest(orderCookie, request.headers.get("Cookie"))) === placed.order.id;
-    if (ownOrder || Date.now() - placed.order.createdAt.getTime() < resubmitGraceMs) throw redirect(next, { status: 303, headers: cookieHeader });
+    if (ownOrder) throw redirect(next, { status: 303, headers: cookieHeader });
     return reply(409, texts.alreadyPlaced);
   }
 

@@ -27,6 +27,17 @@ const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url)
 const migrationLockKey = 7_305_551;
 
 /**
+ * A PostgreSQL server that cannot be reached stops the start naming the setting and the server it
+ * names (never the URL itself: it may carry the password), as every bad setting does.
+ */
+function unreachable(url: string, error: unknown): Error {
+  const { hostname, port, password } = new URL(url);
+  const cause = error instanceof Error ? error.message : String(error);
+  const told = password ? cause.split(decodeURIComponent(password)).join("***") : cause;
+  return new Error(`DATABASE_URL: cannot connect to the PostgreSQL server at ${hostname || "localhost"}:${port || "5432"} (${told}).`);
+}
+
+/**
  * Opens the store's database and applies pending migrations under an advisory lock, so that
  * several servers starting at once migrate once. PGlite is imported only when it is used: it costs
  * about 350 MB of memory.
@@ -38,7 +49,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
     const pool = new Pool({ connectionString: target.url, max: 10 });
     pool.on("error", (error) => console.error(`PostgreSQL connection error: ${error.message}`));
-    const client = await pool.connect();
+    const client = await pool.connect().catch(async (error: unknown) => {
+      await pool.end().catch(() => undefined);
+      throw unreachable(target.url, error);
+    });
     try {
       await client.query("select pg_advisory_lock($1)", [migrationLockKey]);
       await migrate(drizzle({ client, schema }), { migrationsFolder });

@@ -210,6 +210,22 @@ export const outbox = pgTable(
   (table) => [index("outbox_due_idx").on(table.status, table.sendAfter)],
 );
 
+/**
+ * How many form e-mails (receipts of feedback, refund requests, withdrawals) went to one address
+ * on one day, so that no address can be flooded from the forms; kept in the database so that every
+ * instance counts the same. The address is kept only as a SHA-256 of its lower-cased form.
+ */
+export const mailRecipientDays = pgTable(
+  "mail_recipient_days",
+  {
+    recipientHash: text("recipient_hash").notNull(),
+    /** The UTC day, `2026-11-25`. */
+    day: text("day").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.recipientHash, table.day] }), index("mail_recipient_days_day_idx").on(table.day)],
+);
+
 export const withdrawals = pgTable("withdrawals", {
   id: uuid("id").primaryKey(),
   reference: text("reference").notNull().unique(),

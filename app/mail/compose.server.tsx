@@ -208,13 +208,14 @@ function withdrawal(row: OutboxRow, context: ComposeContext): MailContent {
     paragraphs: [t.intro],
     sections: [
       {
+        // A declaration that matched no order is told without the name and number typed in.
         rows: [
           { label: t.reference, value: reference, strong: true },
           { label: t.receivedAt, value: formatDateTime(new Date(payloadText(row, "receivedAt")), market) },
           { label: t.name, value: payloadText(row, "name") },
           { label: t.orderNumber, value: payloadText(row, "orderNumber") },
           { label: t.email, value: row.recipient },
-        ],
+        ].filter((line) => line.value !== ""),
       },
       { paragraphs: [t.statement, t.nextSteps] },
     ],
@@ -240,10 +241,11 @@ function refundRequest(row: OutboxRow): MailContent {
       intro: t.intro,
       sections: [
         {
+          // A request that matched no order carries only a number in the store's own form, and a reason of the list.
           rows: [
             { label: t.orderNumber, value: payloadText(row, "orderNumber") },
-            { label: t.reason, value: t.reasons[reason] ?? reason },
-          ],
+            { label: t.reason, value: t.reasons[reason] ?? t.reasons.other },
+          ].filter((line) => line.value !== ""),
         },
         ...(message ? [{ title: t.message, paragraphs: [message] }] : []),
       ],
@@ -251,15 +253,13 @@ function refundRequest(row: OutboxRow): MailContent {
   });
 }
 
+/** A thank-you with the rating only: the comment is never sent on to an address nobody verified. */
 function feedbackAcknowledgement(row: OutboxRow): MailContent {
-  return formAcknowledgement(row, ({ feedback: t }) => {
-    const comment = payloadText(row, "comment");
-    return {
-      subject: t.subject,
-      intro: t.intro,
-      sections: [{ rows: [{ label: t.rating, value: `${payloadText(row, "rating")} / 5` }] }, ...(comment ? [{ title: t.comment, paragraphs: [comment] }] : [])],
-    };
-  });
+  return formAcknowledgement(row, ({ feedback: t }) => ({
+    subject: t.subject,
+    intro: t.intro,
+    sections: [{ rows: [{ label: t.rating, value: `${payloadText(row, "rating")} / 5` }] }],
+  }));
 }
 
 /** The message for an outbox row; null when there is nothing left to say (the row is then dropped). */

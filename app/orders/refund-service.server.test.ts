@@ -2,18 +2,15 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orderLines, orders, outbox, payments, testGatewayRefunds } from "../db/schema";
-import { marketFor } from "../market/markets";
 import type { PaymentProvider } from "../payments/provider";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder, testBuyer, testToday } from "../test-support/orders";
 import { orderById } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
-import { quoteLine } from "./quote.server";
 import { refundOrder } from "./refund-service.server";
 import { beginUpsell } from "./upsell-service.server";
 
-const market = marketFor("DE");
 
 describe.each(databaseKinds)("refunds on %s", (kind) => {
   const database = useTestDatabase(kind);
@@ -41,11 +38,12 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     if (paid.status !== "succeeded" || !paid.reusableMethodRef) throw new Error("expected a saved card");
     await applyPaymentOutcome(database.db, placed.payment.id, paid);
     const upsell = await beginUpsell(database.db, placed.order.id, {
-      line: { step: "upsell", ...quoteLine(market, "ebook-1", testToday) },
+      line: { step: "upsell", bundleId: "ebook-1" },
       digitalConsent: true,
       provider: "test",
       method: "card",
       returnPath: "/upsell/de",
+      today: testToday,
     });
     if (upsell.kind !== "pay") throw new Error("expected an upsell payment");
     const charged = await gateway.chargeSavedMethod({ idempotencyKey: upsell.payment.idempotencyKey, orderNumber: placed.order.number, amountMinor: 990, currency: "EUR", reusableMethodRef: paid.reusableMethodRef, returnUrl: "/r" });

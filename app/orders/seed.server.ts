@@ -222,8 +222,8 @@ export async function seedOrders(db: Database, count: number, options: { seed?: 
     }
     if (step) {
       const bundle = upsells.upsells[step]?.bundle ?? "ebook-1";
-      const line = quoteLine(market, bundle, now);
-      const begun = await beginUpsell(db, placed.order.id, { line: { step, ...line }, digitalConsent: line.kind === "digital", provider: gateway.id, method: "card", returnPath: `/${step}/${market.routeValue}` });
+      const digital = quoteLine(market, bundle, now).kind === "digital";
+      const begun = await beginUpsell(db, placed.order.id, { line: { step, bundleId: bundle }, digitalConsent: digital, provider: gateway.id, method: "card", returnPath: `/${step}/${market.routeValue}`, today: now });
       if (begun.kind === "pay" && outcome.reusableMethodRef) {
         const charged = await gateway.chargeSavedMethod({ idempotencyKey: begun.payment.idempotencyKey, orderNumber: placed.order.number, amountMinor: begun.payment.amountMinor, currency: begun.payment.currency, reusableMethodRef: outcome.reusableMethodRef, returnUrl: "/" });
         await applyPaymentOutcome(db, begun.payment.id, charged);

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { orderLines, orders, outbox, payments } from "../db/schema";
-import { marketFor } from "../market/markets";
+import { marketFor, type CountryCode } from "../market/markets";
 import type { Database } from "../db/database.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder, testToday } from "../test-support/orders";
@@ -10,16 +10,15 @@ import { applyPaymentOutcome, endFunnel } from "./order-service.server";
 import { quoteLine } from "./quote.server";
 import { beginUpsell, upsellState } from "./upsell-service.server";
 
-const market = marketFor("DE");
-const ebook = { step: "upsell", ...quoteLine(market, "ebook-1", testToday) };
+const ebook = { step: "upsell", bundleId: "ebook-1" };
 
-async function paidOrderId(database: { readonly db: Database }): Promise<string> {
-  const { order, payment } = await placeTestOrder(database.db);
+async function paidOrderId(database: { readonly db: Database }, country: CountryCode = "DE"): Promise<string> {
+  const { order, payment } = await placeTestOrder(database.db, "test", country);
   await applyPaymentOutcome(database.db, payment.id, { status: "succeeded", providerRef: "tgc_1", reusableMethodRef: "tgm_1" });
   return order.id;
 }
 
-const accepting = { line: ebook, digitalConsent: true, provider: "test", method: "card", returnPath: "/upsell/de" };
+const accepting = { line: ebook, digitalConsent: true, provider: "test", method: "card", returnPath: "/upsell/de", today: testToday };
 
 describe.each(databaseKinds)("upsells on %s", (kind) => {
   const database = useTestDatabase(kind);
@@ -66,6 +65,21 @@ describe.each(databaseKinds)("upsells on %s", (kind) => {
     expect(dueBefore).toBeGreaterThan(0);
     await endFunnel(database.db, orderId);
     expect((await beginUpsell(database.db, orderId, accepting)).kind).toBe("closed");
+  });
+
+  it.each([
+    ["DK", "collagen-upsell", "collagen-1"],
+    ["DE", "collagen-upsell", "collagen-1"],
+    ["SE", "upsell", "ebook-1"],
+    ["GB", "upsellMind", "mind-1"],
+    ["CH-FR", "detolex-upsell", "detolex-1"],
+  ] as const)("prices an upsell for a %s order in that order's own market, currency and VAT (%s)", async (country, step, bundleId) => {
+    const orderId = await paidOrderId(database, country);
+    const begun = await beginUpsell(database.db, orderId, { ...accepting, line: { step, bundleId } });
+    if (begun.kind !== "pay") throw new Error("expected a payment");
+    const own = quoteLine(marketFor(country), bundleId, testToday);
+    expect(begun.payment).toMatchObject({ amountMinor: own.grossMinor, currency: marketFor(country).currency });
+    expect(begun.payment.upsellLine).toMatchObject({ grossMinor: own.grossMinor, vatMinor: own.vatMinor, vatRateBp: own.vatRateBp });
   });
 
   it("offers nothing to an order that is not paid", async () => {

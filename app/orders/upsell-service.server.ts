@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
 import { orderEvents, orderLines, orders, outbox, payments, type UpsellLine } from "../db/schema";
+import { marketForCountryCode } from "../market/markets";
+import { quoteLine } from "./quote.server";
 import { confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
 
 /**
@@ -48,22 +50,33 @@ export type BeginUpsellResult =
   | { kind: "accepted" }
   | { kind: "closed" };
 
+/** What the buyer accepted: the step and its bundle; the price is the server's, in the order's market. */
+export interface UpsellAcceptance {
+  line: { step: string; bundleId: string };
+  digitalConsent: boolean;
+  provider: string;
+  method: string;
+  returnPath: string;
+  /** The day whose prices apply; today unless a test fixes it. */
+  today?: Date;
+}
+
 /**
  * Opens the payment for accepting an upsell, once: the order row is locked while deciding, so a
  * double click or a replayed request finds the first attempt instead of charging again. The
- * confirmation e-mail is held back while the buyer is still paying for the upsell.
+ * confirmation e-mail is held back while the buyer is still paying for the upsell. The line is
+ * priced and taxed here from the order's own market, never from the market of the page that asked:
+ * every line of an order is in one currency and one country's VAT.
  */
-export async function beginUpsell(
-  db: Database,
-  orderId: string,
-  accepted: { line: Omit<UpsellLine, "digitalConsentAt">; digitalConsent: boolean; provider: string; method: string; returnPath: string },
-): Promise<BeginUpsellResult> {
+export async function beginUpsell(db: Database, orderId: string, accepted: UpsellAcceptance): Promise<BeginUpsellResult> {
   return db.transaction(async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
-    if (!order) return { kind: "closed" };
+    const market = order && marketForCountryCode(order.market);
+    if (!order || market?.currency !== order.currency) return { kind: "closed" };
     const state = await upsellState(tx, order, accepted.line.step);
     if (state !== "open") return { kind: state };
-    const purpose = upsellSource(accepted.line.step);
+    const line: Omit<UpsellLine, "digitalConsentAt"> = { step: accepted.line.step, ...quoteLine(market, accepted.line.bundleId, accepted.today ?? new Date()) };
+    const purpose = upsellSource(line.step);
     const [open] = await tx
       .select()
       .from(payments)
@@ -84,15 +97,15 @@ export async function beginUpsell(
         method: accepted.method,
         purpose,
         status: "started",
-        amountMinor: accepted.line.grossMinor,
+        amountMinor: line.grossMinor,
         currency: order.currency,
         idempotencyKey: `order:${order.id}:${purpose}:${attempts + 1}`,
         returnPath: accepted.returnPath,
-        upsellLine: { ...accepted.line, digitalConsentAt: accepted.digitalConsent ? new Date().toISOString() : null },
+        upsellLine: { ...line, digitalConsentAt: accepted.digitalConsent ? new Date().toISOString() : null },
       })
       .returning();
     await holdConfirmation(tx, order.id);
-    await recordEvent(tx, order.id, "upsell_payment_started", { step: accepted.line.step, bundle: accepted.line.bundleId, amount: accepted.line.grossMinor, attempt: attempts + 1 });
+    await recordEvent(tx, order.id, "upsell_payment_started", { step: line.step, bundle: line.bundleId, amount: line.grossMinor, attempt: attempts + 1 });
     return { kind: "pay", payment: payment as Payment };
   });
 }

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
 import { orders, withdrawals } from "../db/schema";
 import { enqueueMail } from "../mail/outbox.server";
+import { takeFormMailAllowance } from "../mail/recipient-allowance.server";
 import { changeStatus, recordEvent, type Order } from "./order-records.server";
 import { normalizeOrderNumber } from "./order-number";
 
@@ -49,14 +50,21 @@ export async function receiveWithdrawal(db: Database, input: WithdrawalInput): P
       receivedAt,
     });
     if (order) await markWithdrawn(tx, order, reference);
-    await enqueueMail(tx, {
-      kind: "withdrawal",
-      dedupeKey: `withdrawal:${id}`,
-      recipient: input.email.trim(),
-      locale: input.locale,
-      orderId: order?.id ?? null,
-      payload: { reference, name: input.name.trim(), orderNumber: number, receivedAt: receivedAt.toISOString(), market: input.market },
-    });
+    // The receipt on a durable medium the directive asks for. Matched, it goes to the order's own
+    // address with the declaration as given; otherwise the typed address is unverified, so the
+    // receipt names no typed name and an order number only in the store's own form.
+    const recipient = order?.email ?? input.email.trim();
+    if (await takeFormMailAllowance(tx, recipient)) {
+      const told = order ? { name: input.name.trim(), orderNumber: number } : { name: "", orderNumber: normalizeOrderNumber(input.orderNumber) ?? "" };
+      await enqueueMail(tx, {
+        kind: "withdrawal",
+        dedupeKey: `withdrawal:${id}`,
+        recipient,
+        locale: input.locale,
+        orderId: order?.id ?? null,
+        payload: { reference, ...told, receivedAt: receivedAt.toISOString(), market: input.market },
+      });
+    }
     return { reference, receivedAt };
   });
 }

@@ -84,7 +84,7 @@ export async function startStore(env: Record<string, string | undefined> = proce
     testGateway,
     providers,
     signingKey,
-    orderCookie: createOrderCookie(signingKey, settings.publicUrl.startsWith("https:")),
+    orderCookie: createOrderCookie(signingKey),
     mail,
     outbox,
     async close() {

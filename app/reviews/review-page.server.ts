@@ -81,7 +81,9 @@ export async function postReview(request: Request, market: Market, { db, signing
   if (outcome.kind === "stored") {
     const texts = reviewTextsFor(market.locale).form;
     const title = formatReviewText(texts.title, market.languageTag, { product: outcome.productName });
-    return data<ReviewActionData>({ ok: true, errors: {}, values: {}, sent: { title, text: texts.success } }, { headers: noStore });
+    // Said explicitly: without a status of its own, a form sent without JavaScript was answered
+    // with the status of the page loaded after it, whose link is now used (410).
+    return data<ReviewActionData>({ ok: true, errors: {}, values: {}, sent: { title, text: texts.success } }, { status: 200, headers: noStore });
   }
   return data<ReviewActionData>(
     { ok: false, errors: {}, values: {}, closed: closedPage(outcome.kind, market) },

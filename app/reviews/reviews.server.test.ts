@@ -12,6 +12,7 @@ import { invitationIdOf, invitationToken, reviewLinkDays } from "./invitations.s
 import { productReviewsData, ratingSummariesData } from "./review-section.server";
 import { displayNameOf, invitationState, publishedReviews, ratingSummaries, submitReview } from "./reviews.server";
 import { cleanReviewBody, validateReview } from "./review-validation";
+import { postReview } from "./review-page.server";
 
 const key = "test-signing-key";
 const dayMs = 24 * 60 * 60 * 1000;
@@ -68,7 +69,7 @@ describe.each(databaseKinds)("verified-buyer reviews on %s", (kind) => {
   let operator: Operator;
   beforeAll(async () => {
     db = database.db;
-    operator = await testOperator(db);
+    operator = await testOperator(db, "owner");
   });
 
   /** A paid order with Shape and the recipe ebook, fulfilled, with its invitations. */
@@ -113,6 +114,17 @@ describe.each(databaseKinds)("verified-buyer reviews on %s", (kind) => {
     const rows = await db.select().from(reviews).where(eq(reviews.orderId, order.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ productId: "shape", rating: 4, body: review.body, displayName: "Anna M.", language: "de", status: "pending", test: true });
+  });
+
+  it("answers a stored review with an explicit 200, which outranks the 410 of the now used link the page loads after it", async () => {
+    const { token } = await invitedOrder();
+    const form = new URLSearchParams({ invitation: token("shape"), rating: "5", body: "Sehr gut." });
+    const request = new Request("http://shop/review/de", { method: "POST", body: form, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const answer = await postReview(request, marketFor("DE"), { db, signingKey: key });
+    expect(answer.data.ok).toBe(true);
+    expect(answer.init?.status).toBe(200);
+    const again = await postReview(new Request(request.url, { method: "POST", body: form, headers: request.headers }), marketFor("DE"), { db, signingKey: key });
+    expect(again.init?.status).toBe(410);
   });
 
   it("stores one review when the same link is sent twice at once", async () => {
@@ -161,6 +173,17 @@ describe.each(databaseKinds)("verified-buyer reviews on %s", (kind) => {
     ["a review id that is no id", "1; drop table reviews", { kind: "publish" } as const, "not_found"],
   ])("refuses to moderate %s", async (_, id, decision, reason) => {
     expect(await moderateReview(db, operator, id, decision)).toEqual({ kind: "refused", reason });
+  });
+
+  it("lets only an owner publish or reject: a support operator is refused and nothing changes", async () => {
+    const support = await testOperator(db, "support");
+    const { token } = await invitedOrder();
+    const stored = await submitReview(db, key, token("shape"), { rating: 5, body: "Prima." });
+    if (stored.kind !== "stored") throw new Error("expected a stored review");
+    expect(await moderateReview(db, support, stored.reviewId, { kind: "publish" })).toEqual({ kind: "refused", reason: "not_allowed" });
+    expect(await moderateReview(db, support, stored.reviewId, { kind: "reject", reason: "personal_data", note: "" })).toEqual({ kind: "refused", reason: "not_allowed" });
+    const [row] = await db.select().from(reviews).where(eq(reviews.id, stored.reviewId));
+    expect(row).toMatchObject({ status: "pending", moderatedBy: null });
   });
 
   it("refuses a rejection without a rule of the policy", async () => {

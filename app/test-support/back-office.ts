@@ -68,9 +68,9 @@ export async function paidTestOrder(
   if (paid.status !== "succeeded" || !paid.reusableMethodRef) throw new Error("expected a saved card");
   await applyPaymentOutcome(db, placed.payment.id, paid);
   for (const [index, bundle] of (options.upsells ?? []).entries()) {
-    const line = quoteLine(market, bundle, testToday);
+    const digital = quoteLine(market, bundle, testToday).kind === "digital";
     const step = `upsell-${index + 1}`;
-    const upsell = await beginUpsell(db, placed.order.id, { line: { step, ...line }, digitalConsent: line.kind === "digital", provider: "test", method: "card", returnPath: `/${step}/de` });
+    const upsell = await beginUpsell(db, placed.order.id, { line: { step, bundleId: bundle }, digitalConsent: digital, provider: "test", method: "card", returnPath: `/${step}/de`, today: testToday });
     if (upsell.kind !== "pay") throw new Error(`expected a payment for the upsell ${bundle}`);
     const charged = await gateway.chargeSavedMethod({
       idempotencyKey: upsell.payment.idempotencyKey,

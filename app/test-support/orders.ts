@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.server";
-import { marketFor } from "../market/markets";
+import { marketFor, type CountryCode } from "../market/markets";
 import type { Order, Payment } from "../orders/order-records.server";
 import { placeOrder, type Contact } from "../orders/order-service.server";
 import { quoteCheckout } from "../orders/quote.server";
@@ -19,13 +19,25 @@ export const testBuyer: Contact = {
   phone: "",
 };
 
-/** A checkout for 3 boxes of Shape in Germany (89,70 €), placed with its first payment open. */
-export async function placeTestOrder(db: Database, provider = "test"): Promise<{ order: Order; payment: Payment }> {
-  const quote = quoteCheckout(marketFor("DE"), "shape-3", testToday);
+/** A checkout for 3 boxes of Shape (in Germany 89,70 €, or in another market's price), placed with its first payment open. */
+export async function placeTestOrder(db: Database, provider = "test", country: CountryCode = "DE"): Promise<{ order: Order; payment: Payment }> {
+  const market = marketFor(country);
+  const quote = quoteCheckout(market, "shape-3", testToday);
   if (!quote) throw new Error("shape-3 is not for sale");
   const placed = await placeOrder(
     db,
-    { checkoutToken: randomUUID(), market: "DE", locale: "de_DE", currency: "EUR", contact: testBuyer, lines: quote.lines, totals: quote.totals, funnelSrc: null, test: true, digitalConsent: false },
+    {
+      checkoutToken: randomUUID(),
+      market: market.country,
+      locale: market.locale,
+      currency: market.currency,
+      contact: { ...testBuyer, country: market.country },
+      lines: quote.lines,
+      totals: quote.totals,
+      funnelSrc: null,
+      test: true,
+      digitalConsent: false,
+    },
     { provider, method: "card", returnPath: "/checkout/de?bundle=shape-3" },
   );
   if (placed.kind !== "pay") throw new Error("expected a payment");

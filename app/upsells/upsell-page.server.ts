@@ -15,7 +15,6 @@ import { recordEvent, type Order, type Payment } from "../orders/order-records.s
 import { cookieOrder } from "../orders/order-page.server";
 import { applyPaymentOutcome } from "../orders/order-service.server";
 import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
-import { quoteLine } from "../orders/quote.server";
 import { beginUpsell, declineUpsell, latestUpsellPayment, upsellState, type UpsellState } from "../orders/upsell-service.server";
 import type { DeclineCode, PaymentOutcome } from "../payments/provider";
 import { store } from "../platform/store.server";
@@ -66,9 +65,13 @@ function failureMessage(lang: string, payment: Payment | undefined): string | nu
   return `${texts.checkout.declines[(payment.failureCode ?? "card_declined") as DeclineCode]} ${texts.upsell.orderUnchanged}`;
 }
 
-/** What this order may do here; an order in another currency than the page's cannot take its price. */
+/**
+ * What this order may do here. A page of another market than the order's shows another price and
+ * VAT, so it offers nothing ("can no longer be added") and its form adds nothing: the line would
+ * have to be charged at a price the page did not show.
+ */
 async function stateFor(order: Order, market: Market, step: string): Promise<UpsellState> {
-  if (order.currency !== market.currency) return "closed";
+  if (order.market !== market.country) return "closed";
   return upsellState(store().db, order, step);
 }
 
@@ -141,18 +144,19 @@ export async function answerUpsell({ request, context }: RouteArgs) {
     throw redirect(next, { status: 303 });
   }
   if (form.get("intent") !== "accept") return data<UpsellActionData>({ message: texts.upsell.closed }, { status: 400 });
-  if ((await stateFor(order, market, step)) === "accepted") throw redirect(next, { status: 303 });
+  const state = await stateFor(order, market, step);
+  if (state === "accepted") throw redirect(next, { status: 303 });
+  if (state === "closed") return closed();
 
-  const line = quoteLine(market, bundleId, new Date());
   const digitalConsent = form.get("digitalConsent") === "yes";
-  if (line.kind === "digital" && !digitalConsent) {
+  if (pricedBundle(bundleId, market.currency, new Date()).kind === "digital" && !digitalConsent) {
     return data<UpsellActionData>({ message: texts.checkout.errors.digitalConsent, consentMissing: true }, { status: 400 });
   }
   const paid = await checkoutPayment(order.id);
   const provider = paid && providers.get(paid.provider);
   if (!paid || !provider) return closed();
   const begun = await beginUpsell(db, order.id, {
-    line: { step, ...line },
+    line: { step, bundleId },
     digitalConsent,
     provider: paid.provider,
     method: paid.method,

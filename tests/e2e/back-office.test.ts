@@ -147,6 +147,12 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     const bySupport = await page.request.post(`${server.url}/admin/orders/${orderNumber}/refund`, { form: refundForm, headers: { origin: server.url } });
     expect(bySupport.status()).toBe(403);
     expect(await bySupport.text()).toContain("Only an owner may refund");
+    // Support reads reviews; only an owner publishes or rejects them.
+    await page.goto(`${server.url}/admin/reviews`);
+    expect(await page.getByRole("button", { name: "Publish" }).count()).toBe(0);
+    const moderation = await page.request.post(`${server.url}/admin/reviews/0b9f2a52-7d1e-4c1a-9d55-3f1e2a6b7c8d`, { form: { decision: "publish", back: "pending" }, headers: { origin: server.url } });
+    expect(moderation.status()).toBe(403);
+    expect(await moderation.text()).toContain("Only an owner may publish or reject reviews");
     const crossSite = await page.request.post(`${server.url}/admin/orders/${orderNumber}/refund`, { form: refundForm, headers: { origin: "https://evil.example" } });
     expect(crossSite.status()).toBe(403);
     await page.goto(`${server.url}/admin/orders/${orderNumber}`);

@@ -5,6 +5,11 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/db/database.server";
+import { upsells } from "../../app/funnel/content.server";
+import { marketForCountryCode, markets } from "../../app/market/markets";
+import { standardDeliveryMinor } from "../../app/orders/commerce-content.server";
+import { quoteLine } from "../../app/orders/quote.server";
+import { addOperator } from "./support/back-office";
 import { placeOrder, type PlacedOrder } from "./support/orders-over-http";
 import { createPostgresDatabase } from "./support/postgres";
 import { rawRequest } from "./support/raw-http";
@@ -20,9 +25,14 @@ import { startServer, type RunningServer } from "./support/server";
  *
  * The posts come from thousands of addresses through a trusted local proxy (TRUST_PROXY), so that
  * the routes' own validation sees them rather than the rate limit; one address hammers on its own
- * and meets the limit. `FUZZ_SEED` and `FUZZ_REQUESTS` change the stream.
+ * and meets the limit. Being trusted, the proxy's other headers (`X-Forwarded-Proto`, `-Host`,
+ * `-Port`, `Forwarded`) carry junk too. An operator's session opens every back-office list at odd
+ * page numbers, and the buyer's order, its upsells still on offer, is posted as accepted on every
+ * upsell step of every other market: its total may only ever grow by a price of its own market.
+ * `FUZZ_SEED` and `FUZZ_REQUESTS` change the stream.
  */
 
+const operatorPassword = "fuzz operator password";
 const seed = Number(process.env.FUZZ_SEED ?? 0x5eed_2026);
 const requestCount = Number(process.env.FUZZ_REQUESTS ?? 10_500);
 const lanes = 12;
@@ -49,7 +59,7 @@ function prng(start: number) {
 }
 
 type Probe =
-  | { kind: "fetch"; label: string; method: string; path: string; headers: Record<string, string>; body?: Buffer | string; valid?: "feedback" | "beacon" }
+  | { kind: "fetch"; label: string; method: string; path: string; headers: Record<string, string>; body?: Buffer | string; valid?: "feedback" | "beacon"; upsell?: boolean }
   | { kind: "raw"; label: string; writes: (string | Buffer)[]; end: boolean };
 
 /** Every route that takes a post (the storefront's and the back office's), and some that do not. */
@@ -142,11 +152,51 @@ interface Context {
   origin: string;
   token: string;
   order: PlacedOrder;
+  orderMarket: string;
+  /** An operator's session (`vitanor_admin=…`), for the lists only. */
+  adminCookie: string;
 }
 
 const contentTypes = ["application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-16", "text/plain", "application/json", "application/octet-stream", "", "multipart/mixed", "application/x-www-form-urlencoded;;;", "x".repeat(500)];
 const encodings = ["gzip, br", "br", "*", "identity;q=0", "br;q=0, gzip;q=0", "gzip;q=abc", "br;q=1.5", "deflate", ",,,", "x".repeat(2000), "gzip;q=0.5, br;q=0.9, zstd"];
 const geoHeaders = ["CF-IPCountry", "X-Vercel-IP-Country", "CloudFront-Viewer-Country", "X-Country-Code"];
+
+/** What a (trusted) proxy's headers may say that no proxy would: only `http` and `https` are protocols. */
+const forwardedJunk: Record<string, readonly string[]> = {
+  "X-Forwarded-Proto": ["ht tp", "gopher", "https:", "HTTPS", "", ",https", "https, http", "javascript", "h\u00e9ttps", "x".repeat(300), "http://evil.example", "1"],
+  "X-Forwarded-Host": ["evil.example", "a b", "[::1", "shop:99999", "x".repeat(300), "shop, evil.example", "", "\u00e9vil.example"],
+  "X-Forwarded-Port": ["-1", "99999", "abc", "443", ""],
+  Forwarded: ["for=1.2.3.4;proto=ht tp;host=evil", "proto=https", ";;;", "for=\"[::1]\""],
+  "X-Forwarded-Prefix": ["/../admin", "//evil.example"],
+};
+
+function addForwardedJunk(r: ReturnType<typeof prng>, headers: Record<string, string>, chance: number): void {
+  for (const [name, values] of Object.entries(forwardedJunk)) if (r.chance(chance)) headers[name] = r.pick(values);
+}
+
+/** Every back-office list and the page numbers a crafted link could give it. */
+const adminLists = ["/admin/orders?page=", "/admin/orders?status=paid&market=DE&page=", "/admin/reviews?status=pending&page=", "/admin/reviews?status=published&page=", "/admin/reviews?status=rejected&page=", "/admin/requests?withdrawals=", "/admin/requests?refundRequests=", "/admin/requests?feedback="];
+const oddPages = ["1e300", "99999999999999999999", "-1", "0", "abc", "2.5", "0x10", "Infinity", "NaN", "%00", "", "100001", "9007199254740993", "1e-300", "+3", " 2", "二"];
+
+function adminListProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
+  const path = `${r.pick(adminLists)}${encodeURIComponent(r.pick(oddPages))}`;
+  const headers: Record<string, string> = { "X-Forwarded-For": clientOf(), Cookie: context.adminCookie };
+  addForwardedJunk(r, headers, 0.1);
+  return { kind: "fetch", label: `GET ${path.split("?")[0]} (odd page)`, method: "GET", path, headers };
+}
+
+/** Acceptances of every upsell step in every market but the order's own, by its own browser: none may add a line. */
+function crossMarketAcceptances(context: Context): Probe[] {
+  const form = { "Content-Type": "application/x-www-form-urlencoded", Cookie: context.order.cookie };
+  return Object.keys(upsells.upsells).flatMap((step) =>
+    markets
+      .filter((market) => market.country !== context.orderMarket)
+      .flatMap((market, index): Probe[] => [
+        { kind: "fetch", label: `POST /${step}/<other market>`, method: "POST", path: `/${step}/${market.routeValue}`, headers: { ...form, "X-Forwarded-For": `198.51.100.${index + 1}` }, body: "intent=accept&digitalConsent=yes", upsell: true },
+        { kind: "fetch", label: `POST /${step} (other market)`, method: "POST", path: `/${step}`, headers: { ...form, "X-Forwarded-For": `198.51.100.${index + 1}`, "CF-IPCountry": market.country }, body: "intent=accept&digitalConsent=yes", upsell: true },
+      ]),
+  );
+}
 
 function postProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
   const route = r.pick(postRoutes);
@@ -186,6 +236,7 @@ function postProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () =>
   if (r.chance(0.3)) headers["User-Agent"] = r.pick(["Mozilla/5.0 (X11; Linux x86_64) Chrome/130", "curl/8", "", "Googlebot/2.1", "\u00ff"]);
   if (r.chance(0.1)) headers["Stripe-Signature"] = r.pick(["t=1,v1=abc", "", "garbage", `t=${Date.now()},v1=${"0".repeat(64)}`]);
   if (r.chance(0.1)) headers["Sec-Purpose"] = "prefetch";
+  addForwardedJunk(r, headers, 0.05);
   return { kind: "fetch", label: `POST ${route.split("?")[0]}`, method: "POST", path: route, headers, body };
 }
 
@@ -212,7 +263,7 @@ function pathProbe(r: ReturnType<typeof prng>, clientOf: () => string): Probe {
   if (r.chance(0.2)) headers["If-None-Match"] = r.pick(['"abc"', "*", "W/", "x".repeat(200)]);
   if (r.chance(0.1)) headers.Range = r.pick(["bytes=0-10", "bytes=-1", "bytes=abc", "bytes=0-1,2-3,4-5"]);
   if (r.chance(0.2)) headers.Cookie = r.pick(["vn_order=forged", "vn_order=%%%", "vitanor_admin=abc", "a=b"]);
-  if (r.chance(0.1)) headers["X-Forwarded-Proto"] = r.pick(["https", "gopher", "", "https, http"]);
+  addForwardedJunk(r, headers, 0.15);
   if (r.chance(0.1)) headers["X-Request-Id"] = r.pick(["ok-1", "<script>", "x".repeat(300)]);
   if (r.chance(0.05)) headers["X-React-Router-Prerender"] = "yes";
   if (r.chance(0.05)) headers["X-Storefront-Cached-Render"] = "1";
@@ -280,7 +331,12 @@ function record(tally: Tally, label: string, statuses: number[], text: string) {
 
 /** Row counts of everything a request could write, and the total of counted page views. */
 const countedTables = ["orders", "order_lines", "order_events", "payments", "refunds", "outbox", "withdrawals", "refund_requests", "feedback", "webhook_events", "test_gateway_charges", "operator_sessions", "audit_log", "review_invitations", "reviews"];
-const countQuery = `select ${countedTables.map((table) => `(select count(*) from ${table})::int as ${table}`).join(", ")}, (select coalesce(sum(views), 0) from page_views)::int as page_views`;
+/**
+ * An upsell page rendered for the buyer's open order (after any post to it) counts as an offer
+ * shown: those events are what the page is for, so only the others are counted.
+ */
+const countedRows = (table: string) => (table === "order_events" ? `${table} where type <> 'upsell_shown'` : table);
+const countQuery = `select ${countedTables.map((table) => `(select count(*) from ${countedRows(table)})::int as ${table}`).join(", ")}, (select coalesce(sum(views), 0) from page_views)::int as page_views`;
 
 describe("fuzzing the production server", () => {
   let dataDir: string;
@@ -299,6 +355,26 @@ describe("fuzzing the production server", () => {
     }
   }
 
+  /** The buyer's order (the store's only one): its market, currency, total and lines. */
+  async function orderMoney(): Promise<{ market: string; currency: string; totalMinor: number; lines: { source: string; bundleId: string; grossMinor: number; vatMinor: number; vatRateBp: number; createdAt: Date }[] }> {
+    const orderQuery = "select market, currency, total_minor as \"totalMinor\" from orders";
+    const lineQuery = "select source, bundle_id as \"bundleId\", gross_minor as \"grossMinor\", vat_minor as \"vatMinor\", vat_rate_bp as \"vatRateBp\", created_at as \"createdAt\" from order_lines order by source";
+    type Money = Awaited<ReturnType<typeof orderMoney>>;
+    const read = async (query: <T extends Record<string, unknown>>(text: string) => Promise<T[]>): Promise<Money> => {
+      const orders = await query<Omit<Money, "lines">>(orderQuery);
+      expect(orders).toHaveLength(1);
+      const lines = (await query<Money["lines"][number]>(lineQuery)).map((line) => ({ ...line, createdAt: new Date(line.createdAt) }));
+      return { ...(orders[0] as Omit<Money, "lines">), lines };
+    };
+    if (postgres) return read((text) => postgres?.query(text) ?? Promise.resolve([]));
+    const database = await openDatabase({ dataDir });
+    try {
+      return await read(async <T,>(text: string) => ((await database.db.execute(sql.raw(text))) as unknown as { rows: T[] }).rows);
+    } finally {
+      await database.close();
+    }
+  }
+
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "storefront-fuzz-"));
     postgres = process.env.TEST_DATABASE_URL ? await createPostgresDatabase("fuzz") : undefined;
@@ -311,16 +387,25 @@ describe("fuzzing the production server", () => {
   });
 
   it(`sends ${requestCount} malformed requests: no 5xx, no stack trace, still serving, the database as the valid requests left it`, { timeout: 240_000 }, async () => {
-    // A store with one real order (whose cookie the upsell posts carry), then counted at rest.
+    // A store with one real order (whose cookie the upsell posts carry), its funnel still open and
+    // one upsell taken on its own market's page, and an operator logged in; then counted at rest.
+    expect(addOperator(env, "fuzz@example.com", "owner", operatorPassword).status).toBe(0);
     const first = await startServer(env);
-    const order = await placeOrder(first.url);
+    const order = await placeOrder(first.url, { thankYou: false });
+    const ownUpsell = await fetch(`${first.url}/upsell/de`, { method: "POST", body: new URLSearchParams({ intent: "accept", digitalConsent: "yes" }), headers: { Cookie: order.cookie }, redirect: "manual" });
+    expect(ownUpsell.status).toBe(303);
+    const login = await fetch(`${first.url}/admin/login`, { method: "POST", body: new URLSearchParams({ email: "fuzz@example.com", password: operatorPassword }), headers: { Origin: new URL(first.url).origin }, redirect: "manual" });
+    const adminCookie = /vitanor_admin=[^;]+/.exec(login.headers.get("set-cookie") ?? "")?.[0] ?? "";
+    expect(adminCookie).not.toBe("");
     await first.stop();
     const before = await counts();
+    const moneyBefore = await orderMoney();
+    expect(moneyBefore.lines.map((line) => line.source)).toEqual(["checkout", "upsell:upsell"]);
 
     server = await startServer(env);
     const { url } = server;
     const checkoutPage = await (await fetch(`${url}/checkout/de?bundle=shape-3`)).text();
-    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", order };
+    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", order, orderMarket: "DE", adminCookie };
     expect(context.token).not.toBe("");
 
     const r = prng(seed);
@@ -330,8 +415,10 @@ describe("fuzzing the production server", () => {
     const probes: Probe[] = [];
     for (let i = 0; i < requestCount; i++) {
       const kind = r.next();
-      probes.push(kind < 0.55 ? postProbe(r, context, clientOf) : kind < 0.85 ? pathProbe(r, clientOf) : rawProbe(r, clientOf));
+      probes.push(kind < 0.53 ? postProbe(r, context, clientOf) : kind < 0.81 ? pathProbe(r, clientOf) : kind < 0.85 ? adminListProbe(r, context, clientOf) : rawProbe(r, clientOf));
     }
+    const acceptances = crossMarketAcceptances(context);
+    acceptances.forEach((probe, index) => probes.splice(Math.floor(((index + 1) * probes.length) / (acceptances.length + 1)), 0, probe));
     // The valid requests among them: five feedbacks without an e-mail address and five page views.
     for (let i = 0; i < 5; i++) {
       probes.splice(Math.floor(((i + 1) * probes.length) / 7), 0, {
@@ -367,6 +454,7 @@ describe("fuzzing the production server", () => {
 
     const tally: Tally = { sent: 0, byClass: {}, fiveHundreds: {}, leaks: [] };
     const validAnswers: number[] = [];
+    const upsellAnswers: Record<string, number> = {};
     const started = Date.now();
     // A few clients that trickle, while the rest goes on.
     const trickling = Promise.all([
@@ -390,6 +478,7 @@ describe("fuzzing the production server", () => {
           const text = probe.method === "HEAD" ? "" : await response.text();
           record(tally, probe.label, [response.status], text);
           if (probe.valid) validAnswers.push(response.status);
+          if (probe.upsell) upsellAnswers[`${probe.label} → ${response.status}`] = (upsellAnswers[`${probe.label} → ${response.status}`] ?? 0) + 1;
         } catch {
           // fetch refuses some of what we generate (a header value it cannot send): nothing reached the server.
           record(tally, probe.label, [], "");
@@ -415,6 +504,9 @@ describe("fuzzing the production server", () => {
     expect(tally.byClass["429"]).toBeGreaterThanOrEqual(20);
     expect(tally.byClass["413"]).toBeGreaterThan(0);
     expect([...validAnswers].sort()).toEqual([200, 200, 200, 200, 200, 204, 204, 204, 204, 204]);
+    // Every acceptance on another market's page is told the offer can no longer be added.
+    expect(Object.keys(upsellAnswers).every((key) => key.endsWith("→ 409"))).toBe(true);
+    expect(Object.values(upsellAnswers).reduce((sum, count) => sum + count, 0)).toBe(acceptances.length);
     for (const answer of slow) {
       expect(answer.closedAfterMs).not.toBeNull();
       expect(answer.closedAfterMs).toBeLessThan(20_000);
@@ -430,5 +522,16 @@ describe("fuzzing the production server", () => {
 
     const after = await counts();
     expect(after).toEqual({ ...before, feedback: (before.feedback ?? 0) + 5, page_views: (before.page_views ?? 0) + 5 });
+    // The order grew only by its own market's upsell, priced as its own market prices it.
+    const moneyAfter = await orderMoney();
+    expect(moneyAfter).toEqual(moneyBefore);
+    const own = marketForCountryCode(moneyAfter.market);
+    if (!own) throw new Error(`the order's market ${moneyAfter.market} is no market`);
+    for (const line of moneyAfter.lines.filter((candidate) => candidate.source !== "checkout")) {
+      const priced = quoteLine(own, line.bundleId, line.createdAt);
+      expect(line, line.source).toMatchObject({ grossMinor: priced.grossMinor, vatMinor: priced.vatMinor, vatRateBp: priced.vatRateBp });
+    }
+    expect(moneyAfter.totalMinor).toBe(moneyAfter.lines.reduce((sum, line) => sum + line.grossMinor, 0) + standardDeliveryMinor(own));
+    expect(moneyAfter.currency).toBe(own.currency);
   });
 });

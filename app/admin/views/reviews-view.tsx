@@ -1,5 +1,6 @@
 import { reviewStatuses, type ReviewStatus } from "../../db/schema";
 import type { Operator } from "../audit.server";
+import { may } from "../operators.server";
 import type { QueuePage } from "../queues.server";
 import { rejectionReasons, type ModerationRow } from "../review-moderation.server";
 import { formatTime, Frame, Pager, ReasonSelect, statusLabel, type Notice } from "./frame";
@@ -93,7 +94,7 @@ export function ReviewsView({ operator, status, page, notice }: { operator: Oper
                     ) : null}
                   </td>
                   <td>
-                    <Decision row={row} back={status} />
+                    {may(operator, "moderate_reviews") ? <Decision row={row} back={status} /> : <span className="muted">An owner decides.</span>}
                   </td>
                 </tr>
               ))}

@@ -6,7 +6,8 @@ export interface PlacedOrder {
   number: string;
 }
 
-export async function placeOrder(baseUrl: string, { email = "jonas@example.com", headers = {} }: { email?: string; headers?: Record<string, string> } = {}): Promise<PlacedOrder> {
+/** `thankYou: false` leaves the order's funnel open, its upsells still on offer (and its number unread). */
+export async function placeOrder(baseUrl: string, { email = "jonas@example.com", headers = {}, thankYou = true }: { email?: string; headers?: Record<string, string>; thankYou?: boolean } = {}): Promise<PlacedOrder> {
   const page = await (await fetch(`${baseUrl}/checkout/de?bundle=shape-3`, { headers })).text();
   const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? "";
   const form = new URLSearchParams({
@@ -27,9 +28,10 @@ export async function placeOrder(baseUrl: string, { email = "jonas@example.com",
   const response = await fetch(`${baseUrl}/checkout/de?bundle=shape-3`, { method: "POST", body: form, redirect: "manual", headers });
   if (response.status !== 303) throw new Error(`The checkout answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
   const cookie = /vn_order=[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0] ?? "";
+  if (!thankYou) return { cookie, number: "" };
   // The thank-you page ends the funnel: the confirmation goes out now.
-  const thankYou = await (await fetch(`${baseUrl}/thankyou/de`, { headers: { ...headers, Cookie: cookie } })).text();
-  const number = /data-testid="order-number">([^<]+)</.exec(thankYou)?.[1] ?? "";
+  const thankYouPage = await (await fetch(`${baseUrl}/thankyou/de`, { headers: { ...headers, Cookie: cookie } })).text();
+  const number = /data-testid="order-number">([^<]+)</.exec(thankYouPage)?.[1] ?? "";
   if (!number) throw new Error("The thank-you page shows no order number");
   return { cookie, number };
 }
