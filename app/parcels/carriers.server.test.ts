@@ -51,7 +51,7 @@ describe("the carriers content file", () => {
     ["a source that is no address", (file: typeof carriersFile) => void (file.carriers.ups.source = "the UPS site"), "carriers.ups.source"],
     ["a pattern that is not anchored", (file: typeof carriersFile) => void (file.carriers.ups.numberPattern = "1Z[0-9A-Z]{16}"), "must be anchored"],
     ["a pattern that does not compile", (file: typeof carriersFile) => void (file.carriers.ups.numberPattern = "^1Z[0-9A-Z{16}$"), "must be a valid regular expression"],
-    ["a pattern without its source", (file: typeof carriersFile) => void (file.carriers.ups.patternSource = null), "a number pattern needs its source"],
+    ["a pattern without its source", (file: typeof carriersFile) => void ((file.carriers.ups as { patternSource: string | null }).patternSource = null), "a number pattern needs its source"],
     ["a market naming an unknown carrier", (file: typeof carriersFile) => void file.markets.DE.push("hermes"), 'markets.DE.5: "hermes" is not a carrier'],
     ["a market without carriers", (file: typeof carriersFile) => void (file.markets.IT = []), "every market needs a carrier"],
     ["a carrier serving no market", (file: typeof carriersFile) => void (file.markets.GB = file.markets.GB.filter((id) => id !== "royal-mail")), "carriers.royal-mail: serves no market"],
