@@ -140,16 +140,12 @@ export type FulfilmentRefusal =
   /** No physical line left to ship (digital items only, or every pack refunded). */
   | "nothing_to_ship";
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface FulfilmentResult {
-  fulfilled: string[];
-  skipped: { orderId: string; number: string | null; reason: FulfilmentRefusal }[];
-}
-
 /**
  * Fulfils an order the caller holds locked (`FOR UPDATE`) in its transaction, or says why not: its
  * fulfilment time, status or event, the audit row, and the review invitation `reviewDelayDays` later.
+ * The lock makes two operators marking the same order at once fulfil it once. A `partially_refunded`
+ * order keeps its status (a move to `fulfilled` would hide the refund) and gets its fulfilment time
+ * and event all the same.
  */
 export async function fulfilLocked(tx: Transaction, operator: Operator, order: Order, { reviewDelayDays }: { reviewDelayDays: number }): Promise<FulfilmentRefusal | null> {
   if (order.fulfilledAt || order.status === "fulfilled") return "already_fulfilled";
@@ -170,29 +166,4 @@ export async function fulfilLocked(tx: Transaction, operator: Operator, order: O
   // The buyer is asked for a review once the parcel has had time to arrive and be tried.
   await inviteReviews(tx, stamped, "supplement", new Date(Date.now() + reviewDelayDays * 24 * 60 * 60 * 1000));
   return null;
-}
-
-/**
- * Records that the warehouse was given these orders. Each order is decided under its own row lock
- * and in its own transaction, so one refused order never holds back the others and two operators
- * marking the same order at once fulfil it once. Fulfilment schedules the invitation to review the
- * order's physical products `reviewDelayDays` later. A `partially_refunded` order keeps its status (a
- * move to `fulfilled` would hide the refund) and gets its fulfilment time and event all the same.
- */
-export async function markFulfilled(db: Database, operator: Operator, orderIds: readonly string[], { reviewDelayDays = 7 } = {}): Promise<FulfilmentResult> {
-  const result: FulfilmentResult = { fulfilled: [], skipped: [] };
-  for (const orderId of new Set(orderIds)) {
-    if (!uuidPattern.test(orderId)) {
-      result.skipped.push({ orderId, number: null, reason: "not_found" });
-      continue;
-    }
-    const outcome = await db.transaction(async (tx): Promise<{ number: string | null; reason: FulfilmentRefusal | null }> => {
-      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
-      if (!order) return { number: null, reason: "not_found" };
-      return { number: order.number, reason: await fulfilLocked(tx, operator, order, { reviewDelayDays }) };
-    });
-    if (outcome.reason) result.skipped.push({ orderId, number: outcome.number, reason: outcome.reason });
-    else if (outcome.number) result.fulfilled.push(outcome.number);
-  }
-  return result;
 }
