@@ -67,15 +67,17 @@ async function addShipment(context: AdminContext): Promise<Response> {
   if (!may(operator, "fulfil")) return forbidden("Your role may not record parcels.");
   const form = await readForm(context.request);
   const corrects = Number(form.get("corrects") ?? "");
+  const correcting = Number.isSafeInteger(corrects) && corrects > 0;
   const outcome = await recordShipment(
     store.db,
     operator,
-    { orderNumber: params.number ?? "", carrier: form.get("carrier") ?? "", trackingNumber: form.get("trackingNumber") ?? "", corrects: Number.isSafeInteger(corrects) && corrects > 0 ? corrects : null },
+    { orderNumber: params.number ?? "", carrier: form.get("carrier") ?? "", trackingNumber: form.get("trackingNumber") ?? "", corrects: correcting ? corrects : null },
     { source: "order-page", reviewDelayDays: store.settings.reviewInvitationDelayDays },
   );
   if (outcome.kind === "refused" && outcome.reason === "unknown_order") return notFound("There is no order with this number.");
   if (outcome.kind === "refused") return showOrder(context, { kind: "error", text: `Nothing was recorded: ${shipmentRefusals[outcome.reason]}.` }, 409);
-  const done = outcome.kind === "unchanged" ? "shipment_known" : outcome.mail === "correction" ? "shipment_corrected" : "shipment_recorded";
+  // A correction whose wrong number never went out is e-mailed as a plain shipping e-mail, but it is still a correction here.
+  const done = outcome.kind === "unchanged" ? "shipment_known" : correcting ? "shipment_corrected" : "shipment_recorded";
   return redirect(`/admin/orders/${outcome.orderNumber}?done=${done}`);
 }
 
