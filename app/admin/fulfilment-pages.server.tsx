@@ -1,11 +1,20 @@
 import { noticeFrom, forbidden, type AdminRoute } from "./admin-route.server";
-import { fulfilmentCsv, markFulfilled, pendingFulfilment } from "./fulfilment.server";
-import { download, htmlPage, readForm } from "./http.server";
+import { importTrackingCsv, type ImportedLine } from "../parcels/tracking-import.server";
+import { fulfilmentCsv, pendingFulfilment } from "./fulfilment.server";
+import { BadForm, download, htmlPage } from "./http.server";
 import { may } from "./operators.server";
-import { FulfilmentView, fulfilmentRefusals } from "./views/fulfilment-view";
+import { FulfilmentView } from "./views/fulfilment-view";
 import type { Notice } from "./views/frame";
 
 const notices: Record<string, Notice> = {};
+
+/** The uploaded CSV as text; the front door has capped the body's size already. */
+async function readTrackingFile(request: Request): Promise<string> {
+  if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) throw new BadForm("The tracking file is sent as multipart/form-data.");
+  const file = (await request.formData()).get("tracking");
+  if (!(file instanceof Blob)) throw new BadForm("Choose the warehouse's tracking CSV to import.");
+  return file.text();
+}
 
 export const fulfilmentRoutes: readonly AdminRoute[] = [
   {
@@ -28,14 +37,14 @@ export const fulfilmentRoutes: readonly AdminRoute[] = [
     pattern: /^\/admin\/fulfilment\/?$/,
     async handle({ store, operator, request }) {
       if (!may(operator, "fulfil")) return forbidden("Your role may not mark orders fulfilled.");
-      const form = await readForm(request);
-      const result = await markFulfilled(store.db, operator, form.getAll("order"), { reviewDelayDays: store.settings.reviewInvitationDelayDays });
-      const parts = [
-        result.fulfilled.length > 0 ? `Marked fulfilled: ${result.fulfilled.join(", ")}.` : "No order was marked fulfilled.",
-        ...result.skipped.map((skip) => `${skip.number ?? "An unknown order"} was not: ${fulfilmentRefusals[skip.reason]}.`),
-      ];
-      const notice: Notice = { kind: result.skipped.length > 0 || result.fulfilled.length === 0 ? "error" : "ok", text: parts.join(" ") };
-      return htmlPage(<FulfilmentView operator={operator} rows={await pendingFulfilment(store.db)} notice={notice} />, result.fulfilled.length === 0 ? 409 : 200);
+      const imported = await importTrackingCsv(store.db, operator, await readTrackingFile(request), { reviewDelayDays: store.settings.reviewInvitationDelayDays });
+      const page = async (notice: Notice, status: number, lines?: ImportedLine[]) =>
+        htmlPage(<FulfilmentView operator={operator} rows={await pendingFulfilment(store.db)} notice={notice} imported={lines} />, status);
+      if (imported.kind === "unreadable") return page({ kind: "error", text: `Nothing was imported: ${imported.reason}.` }, 400);
+      const count = (kind: ImportedLine["outcome"]["kind"]) => imported.lines.filter((line) => line.outcome.kind === kind).length;
+      const [recorded, unchanged, refused] = [count("recorded"), count("unchanged"), count("refused")];
+      const text = `${recorded} parcel${recorded === 1 ? "" : "s"} recorded, ${unchanged} already known, ${refused} line${refused === 1 ? "" : "s"} refused (see below).`;
+      return page({ kind: refused > 0 ? "error" : "ok", text }, 200, imported.lines);
     },
   },
 ];

@@ -12,7 +12,8 @@ import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder } from "../test-support/orders";
 import type { Operator } from "./audit.server";
-import { fulfilmentCsv, fulfilmentCsvHeaders, markFulfilled, pendingFulfilment, type FulfilmentRefusal, type FulfilmentRow } from "./fulfilment.server";
+import { fulfilmentCsv, fulfilmentCsvHeaders, pendingFulfilment, type FulfilmentRefusal, type FulfilmentRow } from "./fulfilment.server";
+import { markFulfilled } from "../test-support/fulfilment";
 
 const row = (overrides: Partial<FulfilmentRow> = {}): FulfilmentRow => ({
   orderId: "3f1c0a52-5d1e-4a8e-9c55-0b8a8f6f3c11",

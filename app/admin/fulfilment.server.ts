@@ -1,9 +1,9 @@
 import { stringify } from "csv-stringify/sync";
 import { and, asc, eq, inArray, isNotNull, isNull, not, sql, type SQL } from "drizzle-orm";
-import type { Database } from "../db/database.server";
+import type { Database, Transaction } from "../db/database.server";
 import { lineRefunded } from "../db/refunded-lines";
 import { orderLines, orders, type OrderStatus } from "../db/schema";
-import { changeStatus, recordEvent } from "../orders/order-records.server";
+import { changeStatus, recordEvent, type Order } from "../orders/order-records.server";
 import { inviteReviews } from "../reviews/invitations.server";
 import { recordAudit, type Operator } from "./audit.server";
 
@@ -140,52 +140,30 @@ export type FulfilmentRefusal =
   /** No physical line left to ship (digital items only, or every pack refunded). */
   | "nothing_to_ship";
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export interface FulfilmentResult {
-  fulfilled: string[];
-  skipped: { orderId: string; number: string | null; reason: FulfilmentRefusal }[];
-}
-
 /**
- * Records that the warehouse was given these orders. Each order is decided under its own row lock
- * and in its own transaction, so one refused order never holds back the others and two operators
- * marking the same order at once fulfil it once. Fulfilment schedules the invitation to review the
- * order's physical products `reviewDelayDays` later. A `partially_refunded` order keeps its status (a
- * move to `fulfilled` would hide the refund) and gets its fulfilment time and event all the same.
+ * Fulfils an order the caller holds locked (`FOR UPDATE`) in its transaction, or says why not: its
+ * fulfilment time, status or event, the audit row, and the review invitation `reviewDelayDays` later.
+ * The lock makes two operators marking the same order at once fulfil it once. A `partially_refunded`
+ * order keeps its status (a move to `fulfilled` would hide the refund) and gets its fulfilment time
+ * and event all the same.
  */
-export async function markFulfilled(db: Database, operator: Operator, orderIds: readonly string[], { reviewDelayDays = 7 } = {}): Promise<FulfilmentResult> {
-  const result: FulfilmentResult = { fulfilled: [], skipped: [] };
-  for (const orderId of new Set(orderIds)) {
-    if (!uuidPattern.test(orderId)) {
-      result.skipped.push({ orderId, number: null, reason: "not_found" });
-      continue;
-    }
-    const outcome = await db.transaction(async (tx): Promise<{ number: string | null; reason: FulfilmentRefusal | null }> => {
-      const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
-      if (!order) return { number: null, reason: "not_found" };
-      const refuse = (reason: FulfilmentRefusal) => ({ number: order.number, reason });
-      if (order.fulfilledAt || order.status === "fulfilled") return refuse("already_fulfilled");
-      if (order.erasedAt) return refuse("erased");
-      if (!(shippableStatuses as readonly OrderStatus[]).includes(order.status)) return refuse("not_shippable");
-      if (!order.funnelEndedAt) return refuse("funnel_open");
-      const [{ lines } = { lines: 0 }] = await tx
-        .select({ lines: sql<number>`count(*)::int` })
-        .from(orderLines)
-        .innerJoin(orders, eq(orders.id, orderLines.orderId))
-        .where(and(eq(orderLines.orderId, order.id), waitingToShip()));
-      if (lines === 0) return refuse("nothing_to_ship");
-      const [stamped] = await tx.update(orders).set({ fulfilledAt: new Date() }).where(eq(orders.id, order.id)).returning();
-      if (!stamped) throw new Error(`Order ${order.id} vanished while locked`);
-      if (order.status === "paid") await changeStatus(tx, stamped, "fulfilled", "fulfilled", { lines });
-      else await recordEvent(tx, order.id, "fulfilled", { lines, status: order.status });
-      await recordAudit(tx, operator, "order_fulfilled", { orderId: order.id, detail: { lines } });
-      // The buyer is asked for a review once the parcel has had time to arrive and be tried.
-      await inviteReviews(tx, stamped, "supplement", new Date(Date.now() + reviewDelayDays * 24 * 60 * 60 * 1000));
-      return { number: order.number, reason: null };
-    });
-    if (outcome.reason) result.skipped.push({ orderId, number: outcome.number, reason: outcome.reason });
-    else if (outcome.number) result.fulfilled.push(outcome.number);
-  }
-  return result;
+export async function fulfilLocked(tx: Transaction, operator: Operator, order: Order, { reviewDelayDays }: { reviewDelayDays: number }): Promise<FulfilmentRefusal | null> {
+  if (order.fulfilledAt || order.status === "fulfilled") return "already_fulfilled";
+  if (order.erasedAt) return "erased";
+  if (!(shippableStatuses as readonly OrderStatus[]).includes(order.status)) return "not_shippable";
+  if (!order.funnelEndedAt) return "funnel_open";
+  const [{ lines } = { lines: 0 }] = await tx
+    .select({ lines: sql<number>`count(*)::int` })
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .where(and(eq(orderLines.orderId, order.id), waitingToShip()));
+  if (lines === 0) return "nothing_to_ship";
+  const [stamped] = await tx.update(orders).set({ fulfilledAt: new Date() }).where(eq(orders.id, order.id)).returning();
+  if (!stamped) throw new Error(`Order ${order.id} vanished while locked`);
+  if (order.status === "paid") await changeStatus(tx, stamped, "fulfilled", "fulfilled", { lines });
+  else await recordEvent(tx, order.id, "fulfilled", { lines, status: order.status });
+  await recordAudit(tx, operator, "order_fulfilled", { orderId: order.id, detail: { lines } });
+  // The buyer is asked for a review once the parcel has had time to arrive and be tried.
+  await inviteReviews(tx, stamped, "supplement", new Date(Date.now() + reviewDelayDays * 24 * 60 * 60 * 1000));
+  return null;
 }

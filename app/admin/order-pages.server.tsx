@@ -1,20 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { refundOrder, type RefundRefusal } from "../orders/refund-service.server";
+import { recordShipment } from "../parcels/shipments.server";
 import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
 import { recordAudit } from "./audit.server";
-import { markFulfilled } from "./fulfilment.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { may } from "./operators.server";
 import { listOrders, orderDetail, parseOrderFilter } from "./order-queries.server";
-import { fulfilmentRefusals } from "./views/fulfilment-view";
 import { OrderView, refundReasons, type RefundReason } from "./views/order-view";
 import { OrdersView } from "./views/orders-view";
+import { shipmentRefusals } from "./views/fulfilment-view";
 import type { Notice } from "./views/frame";
 
 const notices: Record<string, Notice> = {
   refunded: { kind: "ok", text: "Refunded through the payment provider. The customer gets a refund e-mail." },
   refund_incomplete: { kind: "error", text: "The payment provider has not confirmed all of the refund yet: it stays pending. Try again in a moment." },
-  fulfilled: { kind: "ok", text: "Marked fulfilled." },
+  shipment_recorded: { kind: "ok", text: "Parcel recorded; the order is fulfilled. The buyer gets an e-mail with the tracking link." },
+  shipment_corrected: { kind: "ok", text: "Number corrected. The buyer gets an e-mail with the corrected tracking link." },
+  shipment_known: { kind: "ok", text: "This order has that carrier and number already: nothing changed and no e-mail was sent." },
 };
 
 const refusals: Record<RefundRefusal, string> = {
@@ -60,15 +62,23 @@ async function refund(context: AdminContext): Promise<Response> {
   return redirect(`/admin/orders/${detail.order.number}?done=${result.kind === "refunded" ? "refunded" : "refund_incomplete"}`);
 }
 
-async function fulfil(context: AdminContext): Promise<Response> {
+async function addShipment(context: AdminContext): Promise<Response> {
   const { store, operator, params } = context;
-  if (!may(operator, "fulfil")) return forbidden("Your role may not mark orders fulfilled.");
-  const detail = await orderDetail(store.db, params.number ?? "");
-  if (!detail) return notFound("There is no order with this number.");
-  const result = await markFulfilled(store.db, operator, [detail.order.id], { reviewDelayDays: store.settings.reviewInvitationDelayDays });
-  const skipped = result.skipped[0];
-  if (skipped) return showOrder(context, { kind: "error", text: `Not marked fulfilled: ${fulfilmentRefusals[skipped.reason]}.` }, 409);
-  return redirect(`/admin/orders/${detail.order.number}?done=fulfilled`);
+  if (!may(operator, "fulfil")) return forbidden("Your role may not record parcels.");
+  const form = await readForm(context.request);
+  const corrects = Number(form.get("corrects") ?? "");
+  const correcting = Number.isSafeInteger(corrects) && corrects > 0;
+  const outcome = await recordShipment(
+    store.db,
+    operator,
+    { orderNumber: params.number ?? "", carrier: form.get("carrier") ?? "", trackingNumber: form.get("trackingNumber") ?? "", corrects: correcting ? corrects : null },
+    { source: "order-page", reviewDelayDays: store.settings.reviewInvitationDelayDays },
+  );
+  if (outcome.kind === "refused" && outcome.reason === "unknown_order") return notFound("There is no order with this number.");
+  if (outcome.kind === "refused") return showOrder(context, { kind: "error", text: `Nothing was recorded: ${shipmentRefusals[outcome.reason]}.` }, 409);
+  // A correction whose wrong number never went out is e-mailed as a plain shipping e-mail, but it is still a correction here.
+  const done = outcome.kind === "unchanged" ? "shipment_known" : correcting ? "shipment_corrected" : "shipment_recorded";
+  return redirect(`/admin/orders/${outcome.orderNumber}?done=${done}`);
 }
 
 export const orderRoutes: readonly AdminRoute[] = [
@@ -88,5 +98,5 @@ export const orderRoutes: readonly AdminRoute[] = [
     handle: (context) => showOrder(context, noticeFrom(context.url, notices)),
   },
   { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/refund$`, "i"), params: ["number"], handle: refund },
-  { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/fulfil$`, "i"), params: ["number"], handle: fulfil },
+  { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/shipments$`, "i"), params: ["number"], handle: addShipment },
 ];

@@ -6,6 +6,8 @@ import { formatDate, formatDateTime } from "../market/date-time";
 import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { formatMoney, formatRate } from "../market/money";
 import { linesOf, orderById } from "../orders/order-records.server";
+import { carrierById, trackingLink } from "../parcels/carriers.server";
+import { correctionMailKind, shipmentById, shipmentMailKind, shipmentsOf } from "../parcels/shipments.server";
 import { routePath } from "../funnel/paths";
 import { invitationsByIds, invitationToken, productsStillHeld, reviewLink } from "../reviews/invitations.server";
 import { mailText, type MailContent, type MailRow } from "./mail-content";
@@ -190,6 +192,49 @@ async function reviewInvitation(row: OutboxRow, context: ComposeContext): Promis
   };
 }
 
+/**
+ * A parcel's carrier, number and tracking link; for a correction, also the number it replaces. A
+ * parcel corrected before its e-mail went out, or an order erased meanwhile, needs no e-mail.
+ */
+async function shipment(row: OutboxRow, context: ComposeContext): Promise<MailContent | null> {
+  const parcel = await shipmentById(context.db, Number(row.payload.shipmentId));
+  const order = parcel ? await orderById(context.db, parcel.orderId) : undefined;
+  if (!parcel || !order || order.erasedAt || parcel.supersededBy !== null) return null;
+  const carrier = carrierById(parcel.carrier);
+  if (!carrier) throw new Error(`E-mail #${row.id} names a carrier the store no longer has`);
+  const market = marketOf(order.market, order.locale);
+  const { texts, format, greeting, signature, contact: contactLine } = common(order.locale, market, order.givenName);
+  const t = texts.shipment;
+  const values = { number: order.number, carrier: carrier.name, trackingNumber: parcel.trackingNumber };
+  const parcels = await shipmentsOf(context.db, order.id);
+  const replaced = row.kind === correctionMailKind ? parcels.find((candidate) => candidate.id === Number(row.payload.correctsId)) : undefined;
+  // Another parcel: one sent before this one that is not the one this corrects.
+  const another = !replaced && parcels.some((candidate) => candidate.id < parcel.id && candidate.supersededBy === null);
+  const replacedCarrier = replaced ? carrierById(replaced.carrier) : undefined;
+  return {
+    lang: market.languageTag,
+    subject: format(replaced ? t.correctionSubject : another ? t.subjectAnother : t.subject, values),
+    preheader: format(replaced ? t.correctionPreheader : t.preheader, values),
+    notice: order.test ? texts.common.testNotice : undefined,
+    greeting,
+    paragraphs: [format(replaced ? t.correctionIntro : another ? t.introAnother : t.intro, values)],
+    sections: [
+      {
+        rows: [
+          { label: texts.orderConfirmation.numberLabel, value: order.number },
+          { label: t.carrierLabel, value: carrier.name },
+          { label: t.trackingNumberLabel, value: parcel.trackingNumber, strong: true },
+          ...(replaced ? [{ label: t.replacedLabel, value: `${replacedCarrier?.name ?? replaced.carrier} ${replaced.trackingNumber}` }] : []),
+        ],
+      },
+      { link: { href: trackingLink(carrier, parcel.trackingNumber), label: format(t.trackLink, values) } },
+      { paragraphs: [format(t.trackingNote, values)] },
+    ],
+    signature,
+    contact: contactLine,
+  };
+}
+
 function payloadText(row: OutboxRow, key: string): string {
   const value = row.payload[key];
   return typeof value === "string" ? value : "";
@@ -264,9 +309,9 @@ function feedbackAcknowledgement(row: OutboxRow): MailContent {
 
 /** The message for an outbox row; null when there is nothing left to say (the row is then dropped). */
 export async function composeMail(row: OutboxRow, context: ComposeContext): Promise<OutgoingMail | null> {
-  if (row.kind === "review-invitation") {
-    const invitation = await reviewInvitation(row, context);
-    return invitation && outgoing(row, context, invitation);
+  if (row.kind === "review-invitation" || row.kind === shipmentMailKind || row.kind === correctionMailKind) {
+    const content = row.kind === "review-invitation" ? await reviewInvitation(row, context) : await shipment(row, context);
+    return content && outgoing(row, context, content);
   }
   const content =
     row.kind === "order-confirmation"

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
 import { orders, outbox, reviewInvitations } from "../db/schema";
-import { markFulfilled } from "../admin/fulfilment.server";
+import { markFulfilled } from "../test-support/fulfilment";
 import { composeMail } from "../mail/compose.server";
 import { refundOrder } from "../orders/refund-service.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
 import { auditLog, outbox, reviewInvitations, reviews } from "../db/schema";
-import { markFulfilled } from "../admin/fulfilment.server";
+import { markFulfilled } from "../test-support/fulfilment";
 import { moderateReview } from "../admin/review-moderation.server";
 import { marketFor } from "../market/markets";
 import { paidTestOrder, testOperator } from "../test-support/back-office";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe";
 import { addOperator, logIn } from "./support/back-office";
 import { launchChromium, openHydrated } from "./support/chromium";
-import { mailFiles } from "./support/mail-files";
+import { mailFiles, readable } from "./support/mail-files";
 import { startServer, type RunningServer } from "./support/server";
 
 /**
@@ -73,6 +73,11 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
 
   async function mailsTo(address: string): Promise<string[]> {
     return (await mailFiles(dataDir)).filter((text) => text.includes(`To: ${address}`));
+  }
+
+  /** The buyer's shipping e-mails, readable (quoted-printable undone). */
+  async function shippingMails(): Promise<string[]> {
+    return (await mailsTo(buyer.email)).map(readable).filter((mail) => mail.includes("Sendungsnummer: "));
   }
 
   it("adds operators on the command line, refusing a short password, and the server says how when there is none", { timeout: 120_000 }, async () => {
@@ -160,7 +165,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     await page.context().close();
   });
 
-  it("lists the order for the warehouse once its funnel ended, exports the CSV and marks it fulfilled", { timeout: 60_000 }, async () => {
+  it("lists the order for the warehouse once its funnel ended, exports the CSV and marks it fulfilled with a tracking number, whose link the buyer gets by e-mail", { timeout: 60_000 }, async () => {
     const page = await newPage();
     await logIn(page, server.url, "support@example.com", supportPassword);
     await page.goto(`${server.url}/admin/fulfilment`);
@@ -173,11 +178,51 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     expect(row).toContain("Lena Schmidt");
     expect(row).toContain("80331");
     expect(row).toContain("München");
-    await page.getByRole("button", { name: "Mark ticked orders fulfilled" }).click();
-    expect(await page.getByRole("status").textContent()).toContain(orderNumber);
     await page.goto(`${server.url}/admin/orders/${orderNumber}`);
+    await page.locator('select[name="carrier"]').selectOption("dhl");
+    await page.locator('input[name="trackingNumber"]').fill("0034 0434 1612 3456 7890");
+    await page.getByTestId("admin-record-shipment").click();
+    await page.waitForURL(/done=shipment_recorded/);
+    expect(await seriousViolations(page)).toEqual([]);
     expect(await page.locator(".status").first().textContent()).toBe("fulfilled");
     expect(await page.locator("#timeline ~ table").textContent()).toContain("order fulfilled by support@example.com");
+    const dhlLink = "https://www.dhl.com/global-en/home/tracking/tracking-parcel.html?submit=1&tracking-id=00340434161234567890";
+    expect(await page.getByTestId("admin-shipment-link").getAttribute("href")).toBe(dhlLink);
+    await expect.poll(async () => (await shippingMails()).length, { timeout: 20_000 }).toBe(1);
+    const [mail = ""] = await shippingMails();
+    expect(mail).toContain(`Subject: Ihre Vitanor-Bestellung ${orderNumber} ist unterwegs`);
+    expect(mail).toContain("Sendungsnummer: 00340434161234567890");
+    expect(mail).toContain(`Sendung bei DHL verfolgen: ${dhlLink}`);
+    await page.context().close();
+  });
+
+  it("imports the warehouse's tracking CSV line by line: a second parcel e-mailed once, bad lines refused with their reason", { timeout: 60_000 }, async () => {
+    const page = await newPage();
+    await logIn(page, server.url, "support@example.com", supportPassword);
+    const csv = ["Order number,Carrier,Tracking number", `${orderNumber},DPD,01234567890123`, "VN-2222-2222,DPD,01234567890123", `${orderNumber},Royal Mail,AB123456789GB`, ""].join("\r\n");
+    const importFile = async () => {
+      await page.goto(`${server.url}/admin/fulfilment`);
+      await page.getByTestId("admin-tracking-csv").setInputFiles({ name: "tracking.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+      await page.getByRole("button", { name: "Import" }).click();
+      await page.getByTestId("admin-imported-line").first().waitFor();
+      return page.getByTestId("admin-imported-line").allTextContents();
+    };
+    expect(await importFile()).toEqual([
+      `2${orderNumber}recorded; the buyer gets the tracking link`,
+      "3—refused: there is no order with this number",
+      `4${orderNumber}refused: that carrier does not deliver in the order's market`,
+    ]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await expect.poll(async () => (await shippingMails()).length, { timeout: 20_000 }).toBe(2);
+    const second = (await shippingMails()).find((mail) => mail.includes("ein weiteres Paket Ihrer Bestellung")) ?? "";
+    expect(second).toContain("Sendung bei DPD verfolgen: https://tracking.dpd.de/status/en_US/parcel/01234567890123");
+
+    expect((await importFile())[0]).toBe(`2${orderNumber}already recorded; nothing sent`);
+    // The outbox worker sends every two seconds: a second e-mail would have been written by now.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(await shippingMails()).toHaveLength(2);
+    await page.goto(`${server.url}/admin/orders/${orderNumber}`);
+    expect(await page.getByTestId("admin-shipment-link").allTextContents()).toEqual(["00340434161234567890", "01234567890123"]);
     await page.context().close();
   });
 

@@ -1,5 +1,7 @@
 import type { Operator } from "../audit.server";
 import type { FulfilmentRefusal, FulfilmentRow } from "../fulfilment.server";
+import type { ShipmentOutcome, ShipmentRefusal } from "../../parcels/shipments.server";
+import { trackingCsvColumns, type ImportedLine } from "../../parcels/tracking-import.server";
 import { formatTime, Frame, type Notice } from "./frame";
 
 export const fulfilmentRefusals: Record<FulfilmentRefusal, string> = {
@@ -11,8 +13,50 @@ export const fulfilmentRefusals: Record<FulfilmentRefusal, string> = {
   nothing_to_ship: "nothing physical is left to ship",
 };
 
-/** The lines waiting to ship, grouped by order, each order ticked for marking. */
-export function FulfilmentView({ operator, rows, notice }: { operator: Operator; rows: FulfilmentRow[]; notice?: Notice | null }) {
+export const shipmentRefusals: Record<ShipmentRefusal, string> = {
+  ...fulfilmentRefusals,
+  unknown_order: "there is no order with this number",
+  unknown_carrier: "the carrier is not one the store knows (content/commerce/carriers.json)",
+  malformed_number: "the tracking number does not have that carrier's format",
+  carrier_not_in_market: "that carrier does not deliver in the order's market",
+  nothing_to_correct: "the parcel to correct is not one of the order's current parcels",
+};
+
+function outcomeText(outcome: ShipmentOutcome): string {
+  if (outcome.kind === "recorded") return "recorded; the buyer gets the tracking link";
+  if (outcome.kind === "unchanged") return "already recorded; nothing sent";
+  return `refused: ${shipmentRefusals[outcome.reason]}`;
+}
+
+/** What the import did with each line of the file, refused lines with their reason. */
+function ImportedLines({ lines }: { lines: ImportedLine[] }) {
+  return (
+    <section className="panel" aria-labelledby="imported">
+      <h2 id="imported">The imported file, line by line</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            <th scope="col">Order</th>
+            <th scope="col">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map(({ line, outcome }) => (
+            <tr key={line} data-testid="admin-imported-line">
+              <td className="num">{line}</td>
+              <td>{outcome.orderNumber ? <a href={`/admin/orders/${outcome.orderNumber}`}>{outcome.orderNumber}</a> : "—"}</td>
+              <td>{outcomeText(outcome)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The lines waiting to ship, grouped by order, and the import of the warehouse's tracking numbers. */
+export function FulfilmentView({ operator, rows, notice, imported }: { operator: Operator; rows: FulfilmentRow[]; notice?: Notice | null; imported?: ImportedLine[] }) {
   const orders = [...new Map(rows.map((row) => [row.orderId, rows.filter((candidate) => candidate.orderId === row.orderId)])).values()];
   return (
     <Frame operator={operator} section="fulfilment" title="Fulfilment" notice={notice}>
@@ -27,13 +71,28 @@ export function FulfilmentView({ operator, rows, notice }: { operator: Operator;
           </a>
         </p>
       </div>
+      <form method="post" action="/admin/fulfilment" encType="multipart/form-data" className="panel">
+        <h2>Import the warehouse's tracking numbers</h2>
+        <p className="muted">
+          A CSV whose first line names the columns {Object.values(trackingCsvColumns).map((name) => `“${name}”`).join(", ")}, one parcel a line (order numbers as in the
+          CSV above; the carrier by name). Each good line marks its order fulfilled and e-mails the buyer the tracking link; a line already imported changes nothing and
+          sends nothing. One order is marked fulfilled with its tracking number on the order's page.
+        </p>
+        <div className="actions">
+          <label>
+            Tracking CSV
+            <input type="file" name="tracking" accept=".csv,text/csv" required data-testid="admin-tracking-csv" />
+          </label>
+          <button type="submit">Import</button>
+        </div>
+      </form>
+      {imported ? <ImportedLines lines={imported} /> : null}
       {orders.length > 0 ? (
-        <form method="post" action="/admin/fulfilment" className="panel">
+        <div className="panel">
           <table>
             <caption className="skip">Orders waiting to ship</caption>
             <thead>
               <tr>
-                <th scope="col">Mark</th>
                 <th scope="col">Order</th>
                 <th scope="col">Paid</th>
                 <th scope="col">Ship to</th>
@@ -45,9 +104,6 @@ export function FulfilmentView({ operator, rows, notice }: { operator: Operator;
                 const first = lines[0] as FulfilmentRow;
                 return (
                   <tr key={first.orderId}>
-                    <td>
-                      <input type="checkbox" name="order" value={first.orderId} defaultChecked aria-label={`Mark ${first.orderNumber} fulfilled`} />
-                    </td>
                     <td>
                       <a href={`/admin/orders/${first.orderNumber}`}>{first.orderNumber}</a> {first.test ? <span className="tag-test">test</span> : null}
                     </td>
@@ -67,10 +123,7 @@ export function FulfilmentView({ operator, rows, notice }: { operator: Operator;
               })}
             </tbody>
           </table>
-          <p className="actions">
-            <button type="submit">Mark ticked orders fulfilled</button>
-          </p>
-        </form>
+        </div>
       ) : null}
     </Frame>
   );

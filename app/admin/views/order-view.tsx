@@ -2,6 +2,7 @@ import type { Operator } from "../audit.server";
 import { may } from "../operators.server";
 import type { OrderDetail, TimelineEntry } from "../order-queries.server";
 import { formatMinor, formatTime, Frame, ReasonSelect, statusLabel, type Notice } from "./frame";
+import { ShipmentsPanel } from "./shipments-panel";
 
 export const refundReasons = {
   withdrawal: "Customer withdrew from the contract",
@@ -107,11 +108,6 @@ export function OrderView({ operator, detail, refundKey, notice }: { operator: O
               </>
             ) : null}
           </p>
-          {canFulfil && may(operator, "fulfil") ? (
-            <form method="post" action={`/admin/orders/${order.number}/fulfil`}>
-              <button type="submit">Mark fulfilled</button>
-            </form>
-          ) : null}
         </section>
       </div>
 
@@ -183,6 +179,8 @@ export function OrderView({ operator, detail, refundKey, notice }: { operator: O
           ) : null}
         </form>
       </section>
+
+      <ShipmentsPanel detail={detail} canRecord={may(operator, "fulfil") && !order.erasedAt && Boolean(order.fulfilledAt || canFulfil)} />
 
       <section className="panel" aria-labelledby="payments">
         <h2 id="payments">Payments and refunds</h2>
