@@ -910,7 +910,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     };
 
     const browser = browserRoute(
-      { confirmationToken: (method) => fake.confirmationToken(method), authenticate: (id, approved) => fake.authenticate(id, approved), returnUrlOf: (id) => intents.get(id)?.returnUrl ?? null },
+      {
+        livemode,
+        confirmationToken: (method) => fake.confirmationToken(method),
+        authenticate: (id, approved) => fake.authenticate(id, approved),
+        returnUrlOf: (id) => intents.get(id)?.returnUrl ?? null,
+      },
       method,
       url,
       rawBody,

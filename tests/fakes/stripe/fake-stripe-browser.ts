@@ -20,6 +20,8 @@ export interface BrowserAnswer {
 }
 
 export interface FakeStripeBrowserSide {
+  /** A live-mode fake (an `sk_live_` key) takes `pk_live_` keys, a test-mode one `pk_test_` keys. */
+  livemode: boolean;
   confirmationToken(paymentMethod: string): string;
   authenticate(paymentIntentId: string, approved: boolean): void;
   returnUrlOf(paymentIntentId: string): string | null;
@@ -78,7 +80,7 @@ export function browserRoute(fake: FakeStripeBrowserSide, method: string, url: U
   if (method === "GET" && url.pathname === "/v3") return { status: 200, contentType: "text/javascript", body: fakeStripeJs };
   if (method === "POST" && url.pathname === "/v1/confirmation_tokens") {
     const form = new URLSearchParams(rawBody);
-    if (!form.get("key")?.startsWith("pk_test_")) return { status: 401, contentType: "application/json", body: JSON.stringify({ error: { message: "Invalid publishable key." } }) };
+    if (!form.get("key")?.startsWith(fake.livemode ? "pk_live_" : "pk_test_")) return { status: 401, contentType: "application/json", body: JSON.stringify({ error: { message: "Invalid publishable key." } }) };
     const method = testCards[form.get("card_number") ?? ""];
     if (!method) return { status: 402, contentType: "application/json", body: JSON.stringify({ error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } }) };
     return { status: 200, contentType: "application/json", body: JSON.stringify({ id: fake.confirmationToken(method), object: "confirmation_token" }) };
