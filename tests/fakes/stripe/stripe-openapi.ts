@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import OpenAPIBackend, { type Document } from "openapi-backend";
+import { OpenAPIBackend, type Document } from "openapi-backend";
 
 /**
  * TEST SUPPORT ONLY: Stripe's own OpenAPI document (the subset in openapi-subset.json, cut from
