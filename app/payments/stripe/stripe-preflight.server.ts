@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import { failed, missingEvents, passed, type PreflightCheck } from "../preflight-check";
+import { apiHostSettings } from "./stripe-provider.server";
 import { stripeWebhookEventTypes } from "./stripe-webhooks.server";
 
 /**
@@ -34,11 +35,9 @@ function keysCheck({ secretKey, publishableKey, storeMode }: StripePreflightInpu
   return passed(name, `${secret} keys of one mode`);
 }
 
+/** The same API origin the provider talks to (a local fake in tests), with a short timeout. */
 function sdkOptions(apiUrl: string | null): Stripe.StripeConfig {
-  if (!apiUrl) return { telemetry: false, maxNetworkRetries: 1, timeout: 10_000 };
-  const url = new URL(apiUrl);
-  const protocol = url.protocol === "http:" ? "http" : "https";
-  return { telemetry: false, maxNetworkRetries: 1, timeout: 10_000, host: url.hostname, port: Number(url.port || (protocol === "http" ? 80 : 443)), protocol };
+  return { telemetry: false, maxNetworkRetries: 1, timeout: 10_000, ...(apiUrl ? apiHostSettings(apiUrl) : {}) };
 }
 
 /** Stripe's refusal in a line that names no key. */

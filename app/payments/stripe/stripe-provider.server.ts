@@ -72,7 +72,7 @@ function parseHttpUrl(value: string, option: string): URL {
 }
 
 /** The SDK's host settings for another API origin; it always requests `/v1/...` there. */
-function apiHostSettings(apiUrl: string): { host: string; port: number; protocol: "http" | "https" } {
+export function apiHostSettings(apiUrl: string): { host: string; port: number; protocol: "http" | "https" } {
   const url = parseHttpUrl(apiUrl, "apiUrl");
   if (url.pathname !== "/" || url.search || url.username || url.password) throw new Error("Stripe provider: apiUrl must be an origin without path, query or credentials");
   const protocol = url.protocol === "http:" ? "http" : "https";
