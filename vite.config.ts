@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
 import { storefrontImages } from "./app/image/vite-plugin-images";
-import { buildInfo } from "./app/platform/vite-plugin-build-info";
+import { buildInfo } from "./app/funnel/vite-plugin-build-info";
 
 const icuParser = "@formatjs/icu-messageformat-parser";
 

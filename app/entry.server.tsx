@@ -9,16 +9,16 @@ import { cachedRenderHeader, contentSecurityPolicy, nonceSource } from "../serve
 import { CspNonceContext } from "./platform/csp-nonce";
 import { stripModulePreloads } from "./platform/strip-module-preloads";
 
-export { checkStartupSettings } from "./platform/settings.server";
-export { startStore, stopStore } from "./platform/store.server";
-export { checkDatabase } from "./platform/health.server";
-export { sharedHitCounter } from "./platform/rate-limits.server";
-export { seedStore } from "./platform/seed-store.server";
-export { rendersOwnOrder } from "./orders/order-page.server";
-export { geoPageOf } from "./market/geo-page.server";
+export { checkStartupSettings } from "./store/settings.server";
+export { startStore, stopStore } from "./composition/start-store.server";
+export { checkDatabase } from "./composition/health.server";
+export { sharedHitCounter } from "./composition/rate-limits.server";
+export { seedStore } from "./composition/seed-store.server";
+export { rendersOwnOrder } from "./upsells/order-page.server";
+export { geoPageOf } from "./funnel/geo-page.server";
 export { handleAdminRequest } from "./admin/admin-handler.server";
-export { addOperatorFromCommandLine } from "./platform/operator-command.server";
-export { preflightFromCommandLine } from "./platform/preflight-command.server";
+export { addOperatorFromCommandLine } from "./composition/operator-command.server";
+export { preflightFromCommandLine } from "./composition/preflight-command.server";
 
 export const streamTimeout = 5_000;
 

@@ -3,13 +3,14 @@ import type { Route } from "./+types/root";
 import { geoHeaderNames } from "./market/geo-headers.server";
 import { marketForRouteValue } from "./market/markets";
 import { storefrontStateContext } from "./market/request-context";
-import { resolveStorefrontState } from "./market/storefront-state.server";
+import { resolveStorefrontState } from "./store/storefront-state.server";
 import { deferredComponentsLoaded } from "./platform/deferred-component";
-import { guardNavigation } from "./platform/navigation-guard";
-import { notFoundForLocale, type ErrorPayload } from "./platform/error-payload";
+import { guardNavigation } from "./funnel/navigation-guard";
+import { notFoundForLocale, type ErrorPayload } from "./chrome/error-payload";
+import type { RootLoaderData } from "./document";
 import "./styles/global.css";
 
-export { App as default, ErrorBoundary, Layout } from "./chrome/document";
+export { App as default, ErrorBoundary, Layout } from "./document";
 
 /**
  * The locale guard runs before any loader: an unsupported locale is a 404, never a silent
@@ -34,7 +35,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 /** Before every client-side navigation: new-build and chunk-failure handling (behaviours §2, §3). */
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [({ request }, next) => guardNavigation(request.url, next)];
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs): RootLoaderData {
   // Prerendered at build time this is empty; links use it until hydration (see useCarriedSearch).
   return { storefront: context.get(storefrontStateContext), renderedSearch: new URL(request.url).search };
 }

@@ -5,7 +5,7 @@ import products from "./catalog/products.json";
 import { currencies } from "../app/catalog/schema";
 import { crossCheckFunnel, funnelTextsFor, locales, productTextFor } from "../app/funnel/content.server";
 import { localeCodes } from "../app/market/markets";
-import { legalTextsFor } from "../app/chrome/legal-texts.server";
+import { legalTextsFor } from "../app/legal/legal-texts.server";
 import { mailTextsFor } from "../app/mail/mail-texts.server";
 
 describe("content for every market", () => {

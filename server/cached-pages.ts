@@ -11,7 +11,7 @@ import {
 } from "./page-cache.js";
 import { representation, sendRepresentation, type Representation } from "./representation.js";
 
-/** What the app's server build says about a path without a locale (see `app/market/geo-page.server.ts`). */
+/** What the app's server build says about a path without a locale (see `app/funnel/geo-page.server.ts`). */
 export interface GeoPage {
   /** The route name of the route table (`offer`, `take2`, ...). */
   route: string;

@@ -1,5 +1,5 @@
 import { reachedOverHttps } from "../platform/https-request";
-import { store, type Store } from "../platform/store.server";
+import { store, type Store } from "../store/store.server";
 import { MessageView, notFound, type AdminRoute } from "./admin-route.server";
 import { BadForm, fromOwnOrigin, htmlPage, plain, readCookie, readForm, redirect, sessionCookie, sessionCookieName, stylesheet } from "./http.server";
 import { logIn, logOut, operatorForSession } from "./operators.server";

@@ -1,6 +1,6 @@
 import { noticeFrom, forbidden, type AdminRoute } from "./admin-route.server";
 import { importTrackingCsv, type ImportedLine } from "../parcels/tracking-import.server";
-import { fulfilmentCsv, pendingFulfilment } from "./fulfilment.server";
+import { fulfilmentCsv, pendingFulfilment } from "../parcels/fulfilment.server";
 import { BadForm, download, htmlPage } from "./http.server";
 import { may } from "./operators.server";
 import { FulfilmentView } from "./views/fulfilment-view";

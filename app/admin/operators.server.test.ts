@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, operatorSessions } from "../db/schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import type { Operator } from "./audit.server";
+import type { Operator } from "../db/audit.server";
 import {
   addOperator,
   logIn,

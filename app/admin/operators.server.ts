@@ -3,7 +3,7 @@ import { hash, verify } from "@node-rs/argon2";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { loginThrottle, operators, operatorSessions, operatorRoles, type OperatorRole } from "../db/schema";
-import { recordAudit, type Operator } from "./audit.server";
+import { recordAudit, type Operator } from "../db/audit.server";
 
 /**
  * Back-office accounts and sessions (DESIGN §13): Argon2id passwords, sessions stored in the

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { refundOrder, type RefundRefusal } from "../orders/refund-service.server";
 import { recordShipment } from "../parcels/shipments.server";
 import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
-import { recordAudit } from "./audit.server";
+import { recordAudit } from "../db/audit.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { may } from "./operators.server";
 import { listOrders, orderDetail, parseOrderFilter } from "./order-queries.server";

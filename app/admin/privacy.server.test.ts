@@ -3,7 +3,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
 import { auditLog, feedback, orderEvents, orderLines, orders, outbox, payments, refundRequests, reviewInvitations, reviews, withdrawals } from "../db/schema";
-import { storeFeedback, storeRefundRequest } from "../forms/submissions.server";
+import { storeFeedback, storeRefundRequest } from "../orders/submissions.server";
 import { claimDue } from "../mail/outbox.server";
 import { refundOrder } from "../orders/refund-service.server";
 import { receiveWithdrawal } from "../orders/withdrawal.server";
@@ -12,7 +12,7 @@ import { invitationToken } from "../reviews/invitations.server";
 import { submitReview } from "../reviews/reviews.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import type { Operator } from "./audit.server";
+import type { Operator } from "../db/audit.server";
 import { erasedMailError, erasedOrderEmail, eraseCustomerData, exportCustomerData } from "./privacy.server";
 
 const origin = { locale: "de_DE", market: "DE" };

@@ -3,11 +3,11 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
 import { auditLog, feedback, refundRequests, withdrawals } from "../db/schema";
-import { storeFeedback, storeRefundRequest } from "../forms/submissions.server";
+import { storeFeedback, storeRefundRequest } from "../orders/submissions.server";
 import { receiveWithdrawal } from "../orders/withdrawal.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import type { Operator } from "./audit.server";
+import type { Operator } from "../db/audit.server";
 import { listReviews } from "./review-moderation.server";
 import {
   listFeedback,

@@ -2,7 +2,7 @@ import { listPage } from "./list-page";
 import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { feedback, orders, refundRequests, withdrawals } from "../db/schema";
-import { recordAudit, type Operator } from "./audit.server";
+import { recordAudit, type Operator } from "../db/audit.server";
 
 /**
  * The customer-service queues of the back office (DESIGN §13): withdrawals, refund requests and

@@ -4,7 +4,7 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { orderLines, orders, reviews, reviewStatuses, type ReviewStatus } from "../db/schema";
 import { clearReviewCache } from "../reviews/review-section.server";
-import { recordAudit, type Operator } from "./audit.server";
+import { recordAudit, type Operator } from "../db/audit.server";
 import { queuePageSize, type QueuePage } from "./queues.server";
 
 /**

@@ -1,4 +1,4 @@
-import { useOpenInfoModal } from "../chrome/info-modal-context";
+import { useOpenInfoModal } from "../legal/info-modal-context";
 import { useTranslate } from "../market/translate";
 import type { ConsentChoice } from "./data-layer";
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import offersFile from "../../content/catalog/offers.json";
 import productsFile from "../../content/catalog/products.json";
-import { currencies, offersFileSchema, parseContent, productsFileSchema } from "./schema";
+import { currencies, offersFileSchema, productsFileSchema } from "./schema";
+import { parseContent } from "../platform/content-file";
 import { crossCheck, offerForRoute, offerIdForRoute } from "./catalog.server";
 import { bannerSavingsPercent } from "./offer-view";
 

@@ -5,7 +5,8 @@ import type { CurrencyCode } from "../market/markets";
 import { unitPriceMinor } from "../market/money";
 import type { OfferLine, OfferView } from "./offer-view";
 import { currentPrice, referencePrice, savingsPercent } from "./savings";
-import { offersFileSchema, parseContent, productsFileSchema, type OffersFile, type ProductsFile } from "./schema";
+import { offersFileSchema, productsFileSchema, type OffersFile, type ProductsFile } from "./schema";
+import { parseContent } from "../platform/content-file";
 
 const productsPath = "content/catalog/products.json";
 const offersPath = "content/catalog/offers.json";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslate } from "../market/translate";
-import { DocumentMeta } from "./document-meta";
+import { DocumentMeta } from "../market/document-meta";
 
 /**
  * A page's document title, heading and opening paragraph, read from the `{prefix}.title`,

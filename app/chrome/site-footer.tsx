@@ -6,10 +6,10 @@ import { routePath, withQuery } from "../funnel/paths";
 import { useRouteName } from "../funnel/route-name";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
-import { footerBehaviour } from "./footer-rules";
-import { useOpenInfoModal } from "./info-modal-context";
+import { footerBehaviour } from "../legal/footer-rules";
+import { useOpenInfoModal } from "../legal/info-modal-context";
 import { PaymentAndDelivery } from "./payment-and-delivery";
-import type { ModalSection } from "./legal-texts";
+import type { ModalSection } from "../legal/legal-texts";
 
 function ModalLink({ section, testId, label }: { section: ModalSection; testId: string; label: string }) {
   const openModal = useOpenInfoModal();

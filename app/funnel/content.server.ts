@@ -1,7 +1,7 @@
 import quizzesFile from "../../content/funnel/quizzes.json";
 import upsellsFile from "../../content/funnel/upsells.json";
 import productsFile from "../../content/catalog/products.json";
-import { parseContent } from "../catalog/schema";
+import { parseContent } from "../platform/content-file";
 import { defaultLocale } from "../market/markets";
 import { funnelTextsSchema, productTextsSchema, quizzesFileSchema, upsellsFileSchema, type FunnelTexts, type ProductText } from "./content-schema";
 import { isRouteName } from "./route-table";

@@ -1,7 +1,7 @@
 import { useRef, useState, type ComponentProps, type MouseEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import { prepareNavigation } from "../platform/navigation-guard";
-import { usePrefetchWhenVisible } from "../platform/prefetch";
+import { prepareNavigation } from "./navigation-guard";
+import { usePrefetchWhenVisible } from "./prefetch";
 import { useCarriedSearch } from "./carried-search";
 import { withQuery } from "./paths";
 

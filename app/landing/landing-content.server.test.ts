@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseContent } from "../catalog/schema";
+import { parseContent } from "../platform/content-file";
 import { localeCodes } from "../market/markets";
 import { landingFileSchema, landingTextsSchema, type LandingTexts } from "./content-schema";
 import { crossCheckLanding, landing, landingLocales, landingTextsFor } from "./landing-content.server";

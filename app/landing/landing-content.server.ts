@@ -1,7 +1,7 @@
 import landingFile from "../../content/landing/landing.json";
 import productsFile from "../../content/catalog/products.json";
 import { offerForRoute } from "../catalog/catalog.server";
-import { parseContent } from "../catalog/schema";
+import { parseContent } from "../platform/content-file";
 import { quizzes } from "../funnel/content.server";
 import { defaultLocale, localeCodes } from "../market/markets";
 import { landingFileSchema, landingTextsSchema, type LandingFile, type LandingTexts } from "./content-schema";

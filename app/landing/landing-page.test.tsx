@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterContextProvider, RouterProvider } from "react
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import HomePage from "../routes/home";
 import { offerForRoute } from "../catalog/catalog.server";
-import { particularLines } from "../catalog/supplement-particulars";
+import { particularLines } from "../offer/supplement-particulars";
 import { funnelTextsFor, productTextFor, quizzes } from "../funnel/content.server";
 import { marketFor, type CountryCode } from "../market/markets";
 import { storefrontStateContext } from "../market/request-context";

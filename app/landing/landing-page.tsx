@@ -1,5 +1,5 @@
 import { Suspense, type ReactNode } from "react";
-import { DocumentMeta } from "../chrome/document-meta";
+import { DocumentMeta } from "../market/document-meta";
 import { NextStepLink } from "../chrome/next-step-link";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { StoreImage } from "../image/store-image";

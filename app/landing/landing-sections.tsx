@@ -1,5 +1,5 @@
-import { GuaranteeNote } from "../catalog/offer-sections";
-import { SupplementParticulars } from "../catalog/supplement-particulars";
+import { GuaranteeNote } from "../offer/offer-sections";
+import { SupplementParticulars } from "../offer/supplement-particulars";
 import { NextStepLink } from "../chrome/next-step-link";
 import { PaymentMethods } from "../chrome/payment-and-delivery";
 import { FunnelLink } from "../funnel/funnel-link";

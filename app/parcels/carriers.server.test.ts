@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import carriersFile from "../../content/commerce/carriers.json";
-import { parseContent } from "../catalog/schema";
+import { parseContent } from "../platform/content-file";
 import { markets } from "../market/markets";
 import { carrierById, carriersFileSchema, carriersFor, findCarrier, normalizeTrackingNumber, servesMarket, trackingLink, validTrackingNumber, type Carrier } from "./carriers.server";
 

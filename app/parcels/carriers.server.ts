@@ -1,6 +1,6 @@
 import { z } from "zod";
 import carriersFile from "../../content/commerce/carriers.json";
-import { parseContent } from "../catalog/schema";
+import { parseContent } from "../platform/content-file";
 import { markets, type CountryCode } from "../market/markets";
 
 /**

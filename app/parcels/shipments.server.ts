@@ -1,8 +1,8 @@
 import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
 import { orders, outbox, shipments, type shipmentSources } from "../db/schema";
-import { fulfilLocked, type FulfilmentRefusal } from "../admin/fulfilment.server";
-import { recordAudit, type Operator } from "../admin/audit.server";
+import { fulfilLocked, type FulfilmentRefusal } from "./fulfilment.server";
+import { recordAudit, type Operator } from "../db/audit.server";
 import { enqueueMail } from "../mail/outbox.server";
 import { normalizeOrderNumber } from "../orders/order-number";
 import { recordEvent, type Order } from "../orders/order-records.server";

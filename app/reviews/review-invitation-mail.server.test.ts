@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
 import { orders, outbox, reviewInvitations } from "../db/schema";
 import { markFulfilled } from "../test-support/fulfilment";
-import { composeMail } from "../mail/compose.server";
+import { composeMail } from "../emails/compose.server";
 import { refundOrder } from "../orders/refund-service.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";

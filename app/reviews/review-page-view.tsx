@@ -1,4 +1,4 @@
-import { DocumentMeta } from "../chrome/document-meta";
+import { DocumentMeta } from "../market/document-meta";
 import { Field } from "../forms/field";
 import { FormShell } from "../forms/form-shell";
 import { RatingField } from "../forms/rating-field";

@@ -7,7 +7,7 @@ import { moderateReview } from "../admin/review-moderation.server";
 import { marketFor } from "../market/markets";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import type { Operator } from "../admin/audit.server";
+import type { Operator } from "../db/audit.server";
 import { invitationIdOf, invitationToken, reviewLinkDays } from "./invitations.server";
 import { productReviewsData, ratingSummariesData } from "./review-section.server";
 import { displayNameOf, invitationState, publishedReviews, ratingSummaries, submitReview } from "./reviews.server";

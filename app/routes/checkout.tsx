@@ -4,7 +4,7 @@ import { CheckoutForm } from "../checkout/checkout-form-view";
 import { loadCheckout, submitCheckout, type CheckoutActionData } from "../checkout/checkout.server";
 import { OrderSummary } from "../checkout/order-summary";
 import { TestModeNotice } from "../checkout/test-mode-notice";
-import { DocumentMeta } from "../chrome/document-meta";
+import { DocumentMeta } from "../market/document-meta";
 import { NextStepLink } from "../chrome/next-step-link";
 
 export function loader(args: Route.LoaderArgs) {

@@ -7,8 +7,8 @@ import { handleFormPost } from "../forms/form-action.server";
 import { validateFeedback } from "../forms/validation";
 import { funnelTextsFor } from "../funnel/content.server";
 import { storefrontStateContext } from "../market/request-context";
-import { storeFeedback } from "../forms/submissions.server";
-import { store } from "../platform/store.server";
+import { storeFeedback } from "../orders/submissions.server";
+import { store } from "../store/store.server";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { form: funnelTextsFor(context.get(storefrontStateContext).lang).feedbackForm };

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/funnel-view";
 import { receivePageView } from "../funnel/page-views.server";
-import { store } from "../platform/store.server";
+import { store } from "../store/store.server";
 
 /** The page-view beacon posts here (`app/funnel/page-view-beacon.tsx`); it gets no content back. */
 export async function action({ request }: Route.ActionArgs) {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/legal-texts";
-import { legalTextsFor } from "../chrome/legal-texts.server";
+import { legalTextsFor } from "../legal/legal-texts.server";
 
 /** The information modal's texts, fetched when it first opens, so pages do not carry them. */
 export function loader({ params }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/not-found";
-import { ErrorPage } from "../platform/error-page";
-import { notFoundForPath, type ErrorPayload } from "../platform/error-payload";
+import { ErrorPage } from "../chrome/error-page";
+import { notFoundForPath, type ErrorPayload } from "../chrome/error-payload";
 
 /** Catches every unmatched URL so the root loader still runs and the 404 page is translated. */
 export function loader({ request }: Route.LoaderArgs) {

@@ -1,22 +1,22 @@
 import { Suspense } from "react";
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/offer";
-import { loadOfferPage } from "../catalog/offer-loader.server";
-import { ProductsSection } from "../catalog/products-section";
+import { loadOfferPage } from "../offer/offer-loader.server";
+import { ProductsSection } from "../offer/products-section";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
 import { StoreImage } from "../image/store-image";
-import { DocumentMeta } from "../chrome/document-meta";
+import { DocumentMeta } from "../market/document-meta";
 import { deferredComponent } from "../platform/deferred-component";
 import { ProductReviewsSlot } from "../reviews/product-reviews-slot";
 
 // The product's texts fill the lower half of the page, below the bundles: their code loads next
 // to hydration instead of before it, and the server's HTML stays in place meanwhile.
-const OfferSections = deferredComponent(() => import("../catalog/offer-sections").then((module) => module.OfferSections));
+const OfferSections = deferredComponent(() => import("../offer/offer-sections").then((module) => module.OfferSections));
 
 // Only /offerexitpop has the dialog, and it opens when the pointer leaves the window: its code is
 // loaded on that page alone, after the page itself.
-const ExitIntent = deferredComponent(() => import("../catalog/exit-intent").then((module) => module.ExitIntent));
+const ExitIntent = deferredComponent(() => import("../offer/exit-intent").then((module) => module.ExitIntent));
 
 export function loader(args: Route.LoaderArgs) {
   return loadOfferPage(args);

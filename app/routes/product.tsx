@@ -2,21 +2,21 @@ import { Suspense } from "react";
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/product";
 import { offerForRoute, offerIdForRoute, pricedBundle } from "../catalog/catalog.server";
-import { ProductsSection } from "../catalog/products-section";
-import { CheckoutLink } from "../checkout/checkout-link";
+import { ProductsSection } from "../offer/products-section";
+import { CheckoutLink } from "../funnel/checkout-link";
 import { funnelTextsFor, productTextFor, upsells } from "../funnel/content.server";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { StoreImage } from "../image/store-image";
 import { Money } from "../market/money-text";
 import { storefrontStateContext } from "../market/request-context";
 import { useTranslate } from "../market/translate";
-import { DocumentMeta } from "../chrome/document-meta";
+import { DocumentMeta } from "../market/document-meta";
 import { deferredComponent } from "../platform/deferred-component";
 import { ProductReviewsSlot } from "../reviews/product-reviews-slot";
 
 // The product's texts fill the lower half of the page: their code loads next to hydration
 // instead of before it, and the server's HTML stays in place meanwhile.
-const OfferSections = deferredComponent(() => import("../catalog/offer-sections").then((module) => module.OfferSections));
+const OfferSections = deferredComponent(() => import("../offer/offer-sections").then((module) => module.OfferSections));
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const { market, lang } = context.get(storefrontStateContext);

@@ -6,7 +6,7 @@ import { unitSystemFor } from "../funnel/quiz/quiz-model";
 import { routePath } from "../funnel/paths";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { storefrontStateContext } from "../market/request-context";
-import { DocumentMeta } from "../chrome/document-meta";
+import { DocumentMeta } from "../market/document-meta";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const state = context.get(storefrontStateContext);

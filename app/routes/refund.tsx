@@ -1,15 +1,15 @@
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/refund";
-import { LegalTextSection } from "../chrome/legal-text-section";
-import { legalTextsFor } from "../chrome/legal-texts.server";
+import { LegalTextSection } from "../legal/legal-text-section";
+import { legalTextsFor } from "../legal/legal-texts.server";
 import { PageIntro } from "../chrome/page-intro";
 import { handleFormPost } from "../forms/form-action.server";
 import { RefundForm, refundFields } from "../forms/refund-form";
 import { validateRefund } from "../forms/validation";
 import { funnelTextsFor } from "../funnel/content.server";
 import { storefrontStateContext } from "../market/request-context";
-import { storeRefundRequest } from "../forms/submissions.server";
-import { store } from "../platform/store.server";
+import { storeRefundRequest } from "../orders/submissions.server";
+import { store } from "../store/store.server";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { lang } = context.get(storefrontStateContext);

@@ -1,6 +1,6 @@
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/review-policy";
-import { DocumentMeta } from "../chrome/document-meta";
+import { DocumentMeta } from "../market/document-meta";
 import { storefrontStateContext } from "../market/request-context";
 import { reviewTextsFor } from "../reviews/review-texts.server";
 

@@ -2,7 +2,7 @@ import { useActionData, useLoaderData, type ShouldRevalidateFunctionArgs } from 
 import type { Route } from "./+types/review";
 import { productImageOf } from "../catalog/catalog.server";
 import { storefrontStateContext } from "../market/request-context";
-import { store } from "../platform/store.server";
+import { store } from "../store/store.server";
 import { loadReviewPage, postReview, type ReviewActionData } from "../reviews/review-page.server";
 import { ReviewPageView } from "../reviews/review-page-view";
 

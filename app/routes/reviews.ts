@@ -1,7 +1,7 @@
 import type { Route } from "./+types/reviews";
 import { storefrontStateContext } from "../market/request-context";
 import { cachedReviewData, productReviewsData, ratingSummariesData, reviewCacheMs } from "../reviews/review-section.server";
-import { store } from "../platform/store.server";
+import { store } from "../store/store.server";
 import { isProductId } from "../catalog/catalog.server";
 
 /**

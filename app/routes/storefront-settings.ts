@@ -1,7 +1,7 @@
 import type { RuntimeSettings } from "../platform/runtime-settings";
-import { runtimeSettings } from "../platform/settings.server";
+import { runtimeSettings } from "../store/settings.server";
 import { paymentSetupOf } from "../payments/payment-setup";
-import { store } from "../platform/store.server";
+import { store } from "../store/store.server";
 
 /** Runtime settings the browser needs after hydration; prerendered pages cannot carry them. */
 export function loader() {

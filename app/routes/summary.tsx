@@ -1,7 +1,7 @@
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/summary";
-import { loadPageOffer } from "../catalog/offer-loader.server";
-import { ProductsSection } from "../catalog/products-section";
+import { loadPageOffer } from "../offer/offer-loader.server";
+import { ProductsSection } from "../offer/products-section";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
 import { useCarriedSearch } from "../funnel/carried-search";

@@ -1,7 +1,7 @@
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/terms";
-import { LegalTextSection } from "../chrome/legal-text-section";
-import { legalTextsFor } from "../chrome/legal-texts.server";
+import { LegalTextSection } from "../legal/legal-text-section";
+import { legalTextsFor } from "../legal/legal-texts.server";
 import { PageIntro } from "../chrome/page-intro";
 import { storefrontStateContext } from "../market/request-context";
 

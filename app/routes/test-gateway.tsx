@@ -1,7 +1,7 @@
 import { Form, useLoaderData } from "react-router";
 import type { Route } from "./+types/test-gateway";
 import { useStorefront } from "../market/storefront-context";
-import { answerGatewayPage, loadGatewayPage } from "../payments/test-gateway/gateway-page.server";
+import { answerGatewayPage, loadGatewayPage } from "../checkout/test-gateway-page.server";
 
 export function loader({ params }: Route.LoaderArgs) {
   return loadGatewayPage(params.step, params.charge);

@@ -1,6 +1,6 @@
 import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/thank-you";
-import { GuaranteeNote } from "../catalog/offer-sections";
+import { GuaranteeNote } from "../offer/offer-sections";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
 import { OrderSummary } from "../checkout/order-summary";
 import { TestModeNotice } from "../checkout/test-mode-notice";
@@ -9,7 +9,7 @@ import { funnelTextsFor } from "../funnel/content.server";
 import { storefrontStateContext } from "../market/request-context";
 import type { CurrencyCode } from "../market/markets";
 import { useStorefront } from "../market/storefront-context";
-import { ownOrder, type OrderView } from "../orders/order-page.server";
+import { ownOrder, type OrderView } from "../upsells/order-page.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = context.get(storefrontStateContext);

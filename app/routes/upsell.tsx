@@ -1,8 +1,8 @@
 import { Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import type { Route } from "./+types/upsell";
-import { CheckoutLink } from "../checkout/checkout-link";
+import { CheckoutLink } from "../funnel/checkout-link";
 import { TestModeNotice } from "../checkout/test-mode-notice";
-import { DocumentMeta } from "../chrome/document-meta";
+import { DocumentMeta } from "../market/document-meta";
 import { NextStepLink } from "../chrome/next-step-link";
 import { StoreImage } from "../image/store-image";
 import { formatMoney } from "../market/money";

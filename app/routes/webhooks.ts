@@ -1,6 +1,6 @@
 import type { Route } from "./+types/webhooks";
 import { receiveWebhook } from "../orders/payment-webhooks.server";
-import { store } from "../platform/store.server";
+import { store } from "../store/store.server";
 
 /** Providers post their events here (`/webhooks/stripe`, `/webhooks/paypal`); the raw body is what is signed. */
 export async function action({ request, params }: Route.ActionArgs) {

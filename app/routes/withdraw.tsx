@@ -1,15 +1,15 @@
 import { data, useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/withdraw";
 import { commerceTextsFor } from "../orders/commerce-texts.server";
-import { DocumentMeta } from "../chrome/document-meta";
-import { withdrawalFields, WithdrawalForm, type WithdrawalStep } from "../forms/withdrawal-form";
+import { DocumentMeta } from "../market/document-meta";
+import { withdrawalFields, WithdrawalForm, type WithdrawalStep } from "../orders/withdrawal-form";
 import { readFormBody } from "../forms/form-body.server";
 import { formValues, validateWithdrawal } from "../forms/validation";
 import { formatDateTime } from "../market/date-time";
 import { storefrontStateContext } from "../market/request-context";
 import { normalizeOrderNumber } from "../orders/order-number";
 import { receiveWithdrawal } from "../orders/withdrawal.server";
-import { store } from "../platform/store.server";
+import { store } from "../store/store.server";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { texts: commerceTextsFor(context.get(storefrontStateContext).lang).withdraw };

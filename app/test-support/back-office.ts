@@ -3,7 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { operators, orderLines, orders } from "../db/schema";
 import { marketFor } from "../market/markets";
-import type { Operator } from "../admin/audit.server";
+import type { Operator } from "../db/audit.server";
 import type { Order, OrderLine } from "../orders/order-records.server";
 import { applyPaymentOutcome, endFunnel, placeOrder, type Contact } from "../orders/order-service.server";
 import { quoteCheckout, quoteLine } from "../orders/quote.server";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { orders } from "../db/schema";
-import type { Operator } from "../admin/audit.server";
-import { fulfilLocked, type FulfilmentRefusal } from "../admin/fulfilment.server";
+import type { Operator } from "../db/audit.server";
+import { fulfilLocked, type FulfilmentRefusal } from "../parcels/fulfilment.server";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

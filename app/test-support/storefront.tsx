@@ -1,8 +1,9 @@
 import { parse } from "@formatjs/icu-messageformat-parser";
 import type { ReactNode } from "react";
 import { marketFor, type CountryCode } from "../market/markets";
+import { ImageSettingsContext } from "../image/image-settings-context";
 import { StorefrontContext, type Messages, type StorefrontState } from "../market/storefront-context";
-import { countryNameFor } from "../market/storefront-state.server";
+import { countryNameFor } from "../store/storefront-state.server";
 import contact from "../../content/contact.json";
 import site from "../../content/site.json";
 
@@ -29,5 +30,10 @@ export function storefrontState(country: CountryCode = "GB"): StorefrontState {
 }
 
 export function WithStorefront({ country = "GB", children }: { country?: CountryCode; children: ReactNode }) {
-  return <StorefrontContext.Provider value={storefrontState(country)}>{children}</StorefrontContext.Provider>;
+  const state = storefrontState(country);
+  return (
+    <StorefrontContext.Provider value={state}>
+      <ImageSettingsContext.Provider value={state.config.images}>{children}</ImageSettingsContext.Provider>
+    </StorefrontContext.Provider>
+  );
 }

@@ -12,12 +12,12 @@ import type { PlainRouteName, TwinRouteName } from "../funnel/route-table";
 import type { Market } from "../market/markets";
 import { storefrontStateContext } from "../market/request-context";
 import { recordEvent, type Order, type Payment } from "../orders/order-records.server";
-import { cookieOrder } from "../orders/order-page.server";
+import { cookieOrder } from "./order-page.server";
 import { applyPaymentOutcome } from "../orders/order-service.server";
 import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
 import { beginUpsell, declineUpsell, latestUpsellPayment, upsellState, type UpsellState } from "../orders/upsell-service.server";
 import type { DeclineCode, PaymentOutcome } from "../payments/provider";
-import { store } from "../platform/store.server";
+import { store } from "../store/store.server";
 
 interface RouteArgs {
   request: Request;

@@ -1,5 +1,5 @@
-import type { Operator } from "../audit.server";
-import type { FulfilmentRefusal, FulfilmentRow } from "../fulfilment.server";
+import type { Operator } from "../../db/audit.server";
+import type { FulfilmentRefusal, FulfilmentRow } from "../../parcels/fulfilment.server";
 import type { ShipmentOutcome, ShipmentRefusal } from "../../parcels/shipments.server";
 import { trackingCsvColumns, type ImportedLine } from "../../parcels/tracking-import.server";
 import { formatTime, Frame, type Notice } from "./frame";

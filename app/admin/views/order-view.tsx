@@ -1,4 +1,4 @@
-import type { Operator } from "../audit.server";
+import type { Operator } from "../../db/audit.server";
 import { may } from "../operators.server";
 import type { OrderDetail, TimelineEntry } from "../order-queries.server";
 import { formatMinor, formatTime, Frame, ReasonSelect, statusLabel, type Notice } from "./frame";

@@ -1,5 +1,5 @@
 import { orderStatuses } from "../../db/schema";
-import type { Operator } from "../audit.server";
+import type { Operator } from "../../db/audit.server";
 import type { OrderFilter, OrderListRow } from "../order-queries.server";
 import { formatMinor, formatTime, Frame, MarketSelect, Pager, statusLabel, type Notice } from "./frame";
 

@@ -1,5 +1,5 @@
 import { markets } from "../../market/markets";
-import type { Operator } from "../audit.server";
+import type { Operator } from "../../db/audit.server";
 import type { FunnelReport } from "../funnel-report.server";
 import { FunnelReportView } from "../funnel-report-view";
 import { Frame, MarketSelect } from "./frame";

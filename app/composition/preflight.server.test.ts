@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakePayPal, type FakePayPal, type FakeWebhook } from "../../tests/fakes/paypal/fake-paypal-api";
+import { startFakeStripe, type FakeStripe, type FakeStripeOptions } from "../../tests/fakes/stripe/fake-stripe-api";
+import { startMailbox, type Mailbox } from "../../tests/e2e/support/mailbox";
+import { openDatabase, type OpenDatabase } from "../db/database.server";
+import { payPalWebhookEventTypes } from "../payments/paypal/paypal-webhooks.server";
+import type { PreflightCheck } from "../payments/preflight-check";
+import { stripeWebhookEventTypes } from "../payments/stripe/stripe-webhooks.server";
+import { readCommerceSettings } from "../store/commerce-settings";
+import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
+
+const publicUrl = "https://shop.example.test";
+const everyStripeMethod = ["card", "klarna", "bancontact", "eps", "swish", "mobilepay", "twint"];
+const stripeWebhook = { url: `${publicUrl}/webhooks/stripe`, enabled_events: [...stripeWebhookEventTypes] };
+const payPalWebhook: FakeWebhook = { id: "STOREWEBHOOK01", url: `${publicUrl}/webhooks/paypal`, event_types: payPalWebhookEventTypes.map((name) => ({ name })) };
+
+let database: OpenDatabase;
+let mailbox: Mailbox;
+beforeAll(async () => {
+  database = await openDatabase({ memory: true });
+  mailbox = await startMailbox();
+});
+afterAll(async () => {
+  await mailbox.close();
+  await database.close();
+});
+
+const fakes: { close(): Promise<void> }[] = [];
+afterAll(() => Promise.all(fakes.map((fake) => fake.close())));
+
+async function stripeFake(options: FakeStripeOptions): Promise<FakeStripe> {
+  const fake = await startFakeStripe({ webhookSecret: "whsec_store", ...options });
+  fakes.push(fake);
+  return fake;
+}
+
+async function payPalFake(webhooks: FakeWebhook[]): Promise<FakePayPal> {
+  const fake = await startFakePayPal({ clientId: "client", clientSecret: "secret", webhookId: "STOREWEBHOOK01", webhooks });
+  fakes.push(fake);
+  return fake;
+}
+
+function stripeEnv(fake: FakeStripe, keys = { secret: "sk_live_store", publishable: "pk_live_store" }) {
+  return { STRIPE_SECRET_KEY: keys.secret, STRIPE_PUBLISHABLE_KEY: keys.publishable, STRIPE_WEBHOOK_SECRET: "whsec_store", STRIPE_API_URL: fake.url };
+}
+
+async function check(env: Record<string, string>): Promise<PreflightCheck[]> {
+  const settings = readCommerceSettings({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, ...env });
+  return runPreflight(settings, { db: database.db, kind: "pglite" });
+}
+
+/** The checks of one name, as `status: detail`. */
+function lines(checks: readonly PreflightCheck[], name: string): string[] {
+  return checks.filter((c) => c.name === name).map((c) => `${c.status}: ${c.detail}`);
+}
+
+describe("the go-live check", () => {
+  it("passes a store whose Stripe account is ready, with a warning for what only costs convenience", async () => {
+    const stripe = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod }] });
+    const checks = await check(stripeEnv(stripe));
+    expect(preflightFailed(checks), formatPreflight(checks)).toBe(false);
+    expect(checks.map((c) => `${c.status} ${c.name}`)).toEqual([
+      "ok Store mode",
+      "ok Public address",
+      "ok Stripe keys",
+      "ok Stripe webhook",
+      "ok Stripe payment methods",
+      "ok Payment methods per market",
+      "ok E-mail",
+      "ok Database",
+      "warn Database kind",
+      "warn Digital products",
+    ]);
+    for (const problem of checks.filter((c) => c.status !== "ok")) expect(problem.fix).toBeTruthy();
+  });
+
+  it.each<[string, FakeStripeOptions, { secret: string; publishable: string } | undefined, string, RegExp]>([
+    ["test keys", { secretKey: "sk_test_store" }, { secret: "sk_test_store", publishable: "pk_test_store" }, "Stripe keys", /^fail: test keys take no real money/],
+    ["keys of two modes", { secretKey: "sk_live_store" }, { secret: "sk_live_store", publishable: "pk_test_store" }, "Stripe keys", /^fail: the secret key is a live key and the publishable key a test key/],
+    ["a key Stripe does not know", { secretKey: "sk_live_other" }, undefined, "Stripe account", /^fail: Stripe refused the secret key/],
+    ["no webhook endpoint", { secretKey: "sk_live_store" }, undefined, "Stripe webhook", /^fail: no enabled endpoint for https:\/\/shop\.example\.test\/webhooks\/stripe/],
+    [
+      "an endpoint for another address",
+      { secretKey: "sk_live_store", webhookEndpoints: [{ ...stripeWebhook, url: "https://old.example.test/webhooks/stripe" }] },
+      undefined,
+      "Stripe webhook",
+      /^fail: no enabled endpoint/,
+    ],
+    ["a disabled endpoint", { secretKey: "sk_live_store", webhookEndpoints: [{ ...stripeWebhook, status: "disabled" }] }, undefined, "Stripe webhook", /^fail: no enabled endpoint/],
+    [
+      "an endpoint missing events",
+      { secretKey: "sk_live_store", webhookEndpoints: [{ ...stripeWebhook, enabled_events: ["payment_intent.succeeded"] }] },
+      undefined,
+      "Stripe webhook",
+      /^fail: the endpoint for .* does not send payment_intent\.processing, payment_intent\.payment_failed/,
+    ],
+    [
+      "methods switched off",
+      { secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: ["card", "klarna", "bancontact", "eps", "mobilepay", "twint"] }] },
+      undefined,
+      "Stripe payment methods",
+      /^fail: not available on the account: SE swish$/,
+    ],
+    ["no default configuration", { secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod, is_default: false }] }, undefined, "Stripe payment methods", /^fail: the account has no active default/],
+  ])("fails on %s, naming it", async (_case, fakeOptions, keys, name, expected) => {
+    const stripe = await stripeFake(fakeOptions);
+    const checks = await check(stripeEnv(stripe, keys));
+    expect(preflightFailed(checks)).toBe(true);
+    expect(lines(checks, name)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it.each<[string, Record<string, string>, string, RegExp]>([
+    ["test mode", { STORE_MODE: "test" }, "Store mode", /^fail: test/],
+    ["an http address", { PUBLIC_URL: "http://shop.example.test" }, "Public address", /^fail: http:\/\/shop\.example\.test is not https/],
+    ["no SMTP server", { SMTP_URL: "" }, "E-mail", /^fail: no SMTP_URL/],
+    ["an SMTP server that does not answer", { SMTP_URL: "smtp://127.0.0.1:1" }, "E-mail", /^fail: SMTP server 127\.0\.0\.1:1 does not answer/],
+  ])("fails on %s", async (_case, env, name, expected) => {
+    const stripe = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod }] });
+    const checks = await check({ ...stripeEnv(stripe), ...env });
+    expect(lines(checks, name)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it.each<[string, FakeWebhook[], Record<string, string>, string, RegExp]>([
+    ["a ready PayPal app", [payPalWebhook], {}, "PayPal webhook", /^ok: /],
+    ["no webhook with PAYPAL_WEBHOOK_ID", [{ ...payPalWebhook, id: "OTHERWEBHOOK01" }], {}, "PayPal webhook", /^fail: no webhook with the id in PAYPAL_WEBHOOK_ID/],
+    ["a webhook for another address", [{ ...payPalWebhook, url: "https://old.example.test/webhooks/paypal" }], {}, "PayPal webhook", /^fail: PAYPAL_WEBHOOK_ID's webhook posts to https:\/\/old/],
+    ["a webhook missing events", [{ ...payPalWebhook, event_types: [{ name: "PAYMENT.CAPTURE.COMPLETED" }] }], {}, "PayPal webhook", /^fail: the webhook for .* does not send CHECKOUT\.ORDER\.APPROVED/],
+    ["a webhook for every event", [{ ...payPalWebhook, event_types: [{ name: "*" }] }], {}, "PayPal webhook", /^ok: /],
+    ["credentials PayPal refuses", [payPalWebhook], { PAYPAL_CLIENT_SECRET: "wrong" }, "PayPal credentials", /^fail: PayPal refused the client id and secret/],
+    ["PayPal alone, which Switzerland does not offer", [payPalWebhook], {}, "Payment methods per market", /^fail: no way to pay in CH, CH-FR/],
+  ])("PayPal: %s", async (_case, webhooks, env, name, expected) => {
+    const paypal = await payPalFake(webhooks);
+    const checks = await check({ PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "STOREWEBHOOK01", PAYPAL_API_URL: paypal.url, ...env });
+    expect(lines(checks, name)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it("prints one line per check and the fix under each problem", () => {
+    const report = formatPreflight([
+      { name: "Store mode", status: "ok", detail: "live" },
+      { name: "E-mail", status: "fail", detail: "no SMTP_URL", fix: "Set SMTP_URL." },
+    ]);
+    expect(report.split("\n")).toEqual(["ok    Store mode  live", "FAIL  E-mail      no SMTP_URL", "                  → Set SMTP_URL."]);
+  });
+});

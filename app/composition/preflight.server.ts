@@ -1,0 +1,110 @@
+import { sql } from "drizzle-orm";
+import { digitalProducts } from "../catalog/catalog.server";
+import { openDatabase, type Database } from "../db/database.server";
+import { createMailTransport } from "../mail/transport.server";
+import { markets } from "../market/markets";
+import { paymentMethodsFor } from "../orders/commerce-content.server";
+import { paymentSetupOf } from "../payments/payment-setup";
+import { payPalPreflight } from "../payments/paypal/paypal-preflight.server";
+import { failed, passed, warned, type PreflightCheck } from "../payments/preflight-check";
+import { stripePreflight } from "../payments/stripe/stripe-preflight.server";
+import type { CommerceSettings } from "../store/commerce-settings";
+
+/**
+ * The go-live check (DESIGN §16): everything that would lose money or orders once the store takes
+ * real payments, checked without buying anything. `npm run preflight` prints it; `STORE_MODE=live`
+ * runs it at start and refuses to start on a failure.
+ */
+
+/** How the check reaches the database: the running store's, or one it opens (and migrates) itself. */
+export type PreflightDatabase = { db: Database; kind: "pglite" | "postgres" } | null;
+
+function modeCheck(settings: CommerceSettings): PreflightCheck {
+  if (settings.storeMode === "live") return passed("Store mode", "live: orders are real and paid for");
+  return failed("Store mode", "test: orders are test orders paid through the test gateway", "Set STORE_MODE=live.");
+}
+
+function publicUrlCheck(settings: CommerceSettings): PreflightCheck {
+  if (settings.publicUrl.startsWith("https://")) return passed("Public address", settings.publicUrl);
+  return failed("Public address", `${settings.publicUrl} is not https: payment pages, cookies and links in e-mails need it`, "Set PUBLIC_URL to the https:// address buyers use.");
+}
+
+/** With the live providers alone (no test gateway), every market must have a way to pay. */
+function marketsCheck(settings: CommerceSettings): PreflightCheck {
+  const setup = paymentSetupOf([...(settings.stripe ? ["stripe"] : []), ...(settings.paypal ? ["paypal"] : [])]);
+  const unpaid = markets.filter((market) => paymentMethodsFor(market, setup).length === 0).map((market) => market.country);
+  if (unpaid.length === 0) return passed("Payment methods per market", "every market has a way to pay");
+  return failed("Payment methods per market", `no way to pay in ${unpaid.join(", ")}`, "Configure Stripe (PayPal is not offered in every market).");
+}
+
+/** The Stripe methods each market's checkout offers with Stripe configured (the Payment Element's card included). */
+function stripeMethodsByMarket(): Record<string, string[]> {
+  const setup = paymentSetupOf(["stripe"]);
+  return Object.fromEntries(markets.map((market) => [market.country, paymentMethodsFor(market, setup).map((method) => (method === "stripe" ? "card" : method))]));
+}
+
+async function mailCheck(settings: CommerceSettings): Promise<PreflightCheck> {
+  const name = "E-mail";
+  if (!settings.smtpUrl) return failed(name, "no SMTP_URL: confirmations and receipts are only written to files", "Set SMTP_URL to the SMTP server the store sends through.");
+  const transport = createMailTransport(settings.smtpUrl, settings.dataDir);
+  try {
+    await transport.verify();
+    return passed(name, `${transport.description} answers and takes the credentials`);
+  } catch {
+    return failed(name, `${transport.description} does not answer or refuses the credentials`, "Check SMTP_URL's host, port, user and password.");
+  } finally {
+    transport.close();
+  }
+}
+
+async function databaseCheck(settings: CommerceSettings, running: PreflightDatabase): Promise<PreflightCheck[]> {
+  const name = "Database";
+  let opened: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  try {
+    const database = running ?? (opened = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir }));
+    await database.db.execute(sql`select 1`);
+    const answer = passed(name, `${database.kind === "postgres" ? "PostgreSQL" : "the embedded database"} answers, its migrations applied`);
+    if (database.kind === "postgres") return [answer];
+    return [answer, warned("Database kind", "the embedded database serves one process and is backed up by copying DATA_DIR with the server stopped", "Set DATABASE_URL to a PostgreSQL server for more than one instance and online backups.")];
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : "unknown error";
+    return [failed(name, `cannot be opened: ${reason}`, "Check DATABASE_URL (or stop the server that holds the embedded database).")];
+  } finally {
+    await opened?.close();
+  }
+}
+
+/** Files are not delivered yet: a digital product sold live would reach its buyer as nothing but a receipt. */
+function digitalCheck(): PreflightCheck {
+  const products = digitalProducts();
+  if (products.length === 0) return passed("Digital products", "none offered");
+  return warned("Digital products", `${products.map((product) => product.name).join(", ")} offered, and the store does not deliver files yet`, "Take them off the upsell pages until delivery by download link is in place.");
+}
+
+export async function runPreflight(settings: CommerceSettings, running: PreflightDatabase = null): Promise<PreflightCheck[]> {
+  const checks: PreflightCheck[] = [modeCheck(settings), publicUrlCheck(settings)];
+  if (!settings.stripe && !settings.paypal) {
+    checks.push(failed("Payment provider", "neither Stripe nor PayPal is configured", "Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (and PayPal's three settings to offer it)."));
+  }
+  if (settings.stripe) {
+    const { secretKey, publishableKey, apiUrl } = settings.stripe;
+    checks.push(...(await stripePreflight({ secretKey, publishableKey, apiUrl, publicUrl: settings.publicUrl, storeMode: settings.storeMode, methodsByMarket: stripeMethodsByMarket() })));
+  }
+  if (settings.paypal) checks.push(...(await payPalPreflight({ ...settings.paypal, publicUrl: settings.publicUrl, storeMode: settings.storeMode })));
+  checks.push(marketsCheck(settings), await mailCheck(settings), ...(await databaseCheck(settings, running)), digitalCheck());
+  return checks;
+}
+
+const marks = { ok: "ok  ", warn: "WARN", fail: "FAIL" } as const;
+
+/** One line per check, and the fix under each problem. */
+export function formatPreflight(checks: readonly PreflightCheck[]): string {
+  const width = Math.max(...checks.map((check) => check.name.length));
+  return checks
+    .map((check) => `${marks[check.status]}  ${check.name.padEnd(width)}  ${check.detail}${check.fix ? `\n      ${" ".repeat(width)}  → ${check.fix}` : ""}`)
+    .join("\n");
+}
+
+export function preflightFailed(checks: readonly PreflightCheck[]): boolean {
+  return checks.some((check) => check.status === "fail");
+}

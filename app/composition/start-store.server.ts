@@ -1,0 +1,79 @@
+import { join } from "node:path";
+import { openDatabase } from "../db/database.server";
+import { operatorCount } from "../admin/operators.server";
+import { composeMail } from "../emails/compose.server";
+import { startOutboxWorker } from "../mail/outbox.server";
+import { createMailTransport } from "../mail/transport.server";
+import { createOrderCookie } from "../orders/order-access.server";
+import { loadSigningKey } from "../db/store-secret.server";
+import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
+import type { PaymentProvider } from "../payments/provider";
+import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
+import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { readCommerceSettings } from "../store/commerce-settings";
+import { installedStore, installStore, type Store } from "../store/store.server";
+import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
+
+/** Opens the database, runs the go-live check in live mode, wires providers, mail and the outbox, and installs the store the pages read. */
+export async function startStore(env: Record<string, string | undefined> = process.env): Promise<Store> {
+  const running = installedStore();
+  if (running) return running;
+  const settings = readCommerceSettings(env);
+  const database = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir });
+  if (settings.storeMode === "live") {
+    const checks = await runPreflight(settings, { db: database.db, kind: database.kind });
+    console.log(`Go-live check:\n${formatPreflight(checks)}`);
+    if (preflightFailed(checks)) {
+      await database.close();
+      throw new Error("STORE_MODE=live does not start while the go-live check fails: the lines marked FAIL above say what to change.");
+    }
+  }
+  const signingKey = await loadSigningKey(database.db);
+  const mail = createMailTransport(settings.smtpUrl, join(settings.dataDir, "mail"));
+  const outbox = startOutboxWorker(database.db, async (row) => {
+    const message = await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl, signingKey });
+    if (!message) return { dropped: "Not sent: nothing left to send by the time it was due" };
+    await mail.send(message);
+    return { sent: true };
+  });
+  console.log(
+    `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}`,
+  );
+  if ((await operatorCount(database.db)) === 0) {
+    const command = "npm run admin -- add-user you@example.com --role owner";
+    console.log(
+      `No back-office operator yet. Create one with: ${command}${database.kind === "pglite" ? " (stop this server first: the embedded database allows one process at a time)" : ""}`,
+    );
+  }
+  // Live mode takes real money only: it has no test gateway.
+  const testGateway = settings.storeMode === "test" ? new TestGateway(database.db) : null;
+  const providers = new Map<string, PaymentProvider>(testGateway ? [[testGateway.id, testGateway]] : []);
+  if (settings.paypal) providers.set("paypal", createPayPalProvider({ ...settings.paypal, publicUrl: settings.publicUrl }));
+  if (settings.stripe) {
+    const { secretKey, webhookSecret, apiUrl } = settings.stripe;
+    providers.set("stripe", createStripeProvider({ secretKey, webhookSecret, publicUrl: settings.publicUrl, ...(apiUrl ? { apiUrl } : {}) }));
+  }
+  const started: Store = {
+    settings,
+    db: database.db,
+    databaseKind: database.kind,
+    testGateway,
+    providers,
+    signingKey,
+    orderCookie: createOrderCookie(signingKey),
+    mail,
+    outbox,
+    async close() {
+      await outbox.stop();
+      mail.close();
+      await database.close();
+      installStore(undefined);
+    },
+  };
+  installStore(started);
+  return started;
+}
+
+export async function stopStore(): Promise<void> {
+  await installedStore()?.close();
+}

@@ -1,0 +1,43 @@
+import type { Cookie } from "react-router";
+import type { Database } from "../db/database.server";
+import type { OutboxWorker } from "../mail/outbox.server";
+import type { MailTransport } from "../mail/transport.server";
+import type { PaymentProvider } from "../payments/provider";
+import type { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import type { CommerceSettings } from "./commerce-settings";
+
+/**
+ * The commerce side of the running server as the pages see it: settings, database, payment
+ * providers, mail and the outbox worker. The composition at the top (`app/composition/`) builds it
+ * once before the server listens and installs it here; pages and the back office only read it.
+ */
+export interface Store {
+  settings: CommerceSettings;
+  db: Database;
+  databaseKind: "pglite" | "postgres";
+  /** The test gateway, whose own authentication and bank pages answer through it; none in live mode. */
+  testGateway: TestGateway | null;
+  /** Every configured provider by id: payments return to, upsells charge and webhooks come from their own. */
+  providers: ReadonlyMap<string, PaymentProvider>;
+  signingKey: string;
+  orderCookie: Cookie;
+  mail: MailTransport;
+  outbox: OutboxWorker;
+  close(): Promise<void>;
+}
+
+let current: Store | undefined;
+
+export function store(): Store {
+  if (!current) throw new Error("The store is not started: the server calls startStore() before it listens");
+  return current;
+}
+
+export function installedStore(): Store | undefined {
+  return current;
+}
+
+/** Called by the composition when the store has started (a store) and after it has stopped (undefined). */
+export function installStore(started: Store | undefined): void {
+  current = started;
+}
