@@ -6,8 +6,8 @@ const layers = [
   // The ground: plumbing every page needs, the database, markets and formatting, images.
   ["platform"],
   ["db"],
-  ["image"],
   ["market"],
+  ["image"],
   // The domains, each owning its data, rules and components.
   ["funnel"],
   ["catalog"],

@@ -5,7 +5,6 @@ import { AnalyticsProvider } from "./analytics/analytics";
 import { PageViewBeacon } from "./funnel/page-view-beacon";
 import { findRouteEntry } from "./funnel/route-table";
 import { alternateLinks, canonicalUrl } from "./funnel/alternate-links";
-import { ImageSettingsContext } from "./image/image-settings-context";
 import { StorefrontContext, type StorefrontState } from "./market/storefront-context";
 import { useCspNonce } from "./platform/csp-nonce";
 import { readErrorPayload } from "./chrome/error-payload";
@@ -78,17 +77,15 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         <StorefrontContext.Provider value={state ?? null}>
-          <ImageSettingsContext.Provider value={state?.config.images ?? null}>
-            {state ? (
-              <InfoModalProvider>
-                <AnalyticsProvider>{children}</AnalyticsProvider>
-                <PlatformWatchers />
-                <PageViewBeacon routeName={routeName} market={state.country} />
-              </InfoModalProvider>
-            ) : (
-              children
-            )}
-          </ImageSettingsContext.Provider>
+          {state ? (
+            <InfoModalProvider>
+              <AnalyticsProvider>{children}</AnalyticsProvider>
+              <PlatformWatchers />
+              <PageViewBeacon routeName={routeName} market={state.country} />
+            </InfoModalProvider>
+          ) : (
+            children
+          )}
         </StorefrontContext.Provider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -1,20 +1,12 @@
 import cloudflareImageIds from "../../content/images/cloudflare-ids.json";
 import { type ImageModifiers, type ImageUrlBuilder } from "./image-core";
 import type { ImageManifest } from "./image-manifest";
+import type { ImageSettings } from "../market/storefront-context";
 
-export const providerNames = ["local", "cloudflare"] as const;
-export type ProviderName = (typeof providerNames)[number];
+export type { ImageSettings };
 
-export interface ImageSettings {
-  provider: ProviderName;
-  /** Cloudflare Images account hash (only for the cloudflare provider). */
-  accountHash?: string;
-  /**
-   * Cloudflare Images id of each source file (`content/images/cloudflare-ids.json`), only for the
-   * cloudflare provider: the page data carries it, so the browser's code never ships the table.
-   */
-  imageIds?: Readonly<Record<string, string>>;
-}
+export const providerNames = ["local", "cloudflare"] as const satisfies readonly ImageSettings["provider"][];
+export type ProviderName = ImageSettings["provider"];
 
 /**
  * `local`: the build's webp variants; a requested width snaps to the smallest generated one that

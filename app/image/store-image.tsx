@@ -1,7 +1,7 @@
 import manifest from "virtual:image-manifest";
 import { useEffect, useRef, useState, type SyntheticEvent } from "react";
 import { preload } from "react-dom";
-import { useImageSettings } from "./image-settings-context";
+import { useStorefront } from "../market/storefront-context";
 import type { Decoding, Loading } from "./image-core";
 import { resolveImage, type ImageRequest } from "./resolve-image";
 
@@ -21,7 +21,8 @@ export interface StoreImageProps extends ImageRequest {
  * the storefront's screens, always with width and height so the layout does not shift.
  */
 export function StoreImage({ alt, priority = false, loading, decoding = "async", className, onLoad, onError, ...request }: StoreImageProps) {
-  const image = resolveImage(request, useImageSettings(), manifest);
+  const { images } = useStorefront().config;
+  const image = resolveImage(request, images, manifest);
   const element = useRef<HTMLImageElement>(null);
   const [loaded, setLoaded] = useState(false);
   const reported = useRef(false);

@@ -1,6 +1,5 @@
 import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
 import { createContext, useContext } from "react";
-import type { ImageSettings } from "../image/providers";
 import type { CountryCode, LocaleCode, Market } from "./markets";
 
 /** One locale's messages, already parsed from ICU MessageFormat on the server. */
@@ -16,6 +15,18 @@ export interface ContactDetails {
   addressLines2: string[];
   /** The welcome coupon shown by the modal's claimOffer section. */
   couponCode: string;
+}
+
+/** Where the page's images come from; `app/image/providers.ts` builds their addresses. */
+export interface ImageSettings {
+  provider: "local" | "cloudflare";
+  /** Cloudflare Images account hash (only for the cloudflare provider). */
+  accountHash?: string;
+  /**
+   * Cloudflare Images id of each source file (`content/images/cloudflare-ids.json`), only for the
+   * cloudflare provider: the page data carries it, so the browser's code never ships the table.
+   */
+  imageIds?: Readonly<Record<string, string>>;
 }
 
 /** Storefront-wide settings from `content/site.json` and `content/contact.json`. */

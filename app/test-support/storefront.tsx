@@ -1,7 +1,6 @@
 import { parse } from "@formatjs/icu-messageformat-parser";
 import type { ReactNode } from "react";
 import { marketFor, type CountryCode } from "../market/markets";
-import { ImageSettingsContext } from "../image/image-settings-context";
 import { StorefrontContext, type Messages, type StorefrontState } from "../market/storefront-context";
 import { countryNameFor } from "../store/storefront-state.server";
 import contact from "../../content/contact.json";
@@ -30,10 +29,5 @@ export function storefrontState(country: CountryCode = "GB"): StorefrontState {
 }
 
 export function WithStorefront({ country = "GB", children }: { country?: CountryCode; children: ReactNode }) {
-  const state = storefrontState(country);
-  return (
-    <StorefrontContext.Provider value={state}>
-      <ImageSettingsContext.Provider value={state.config.images}>{children}</ImageSettingsContext.Provider>
-    </StorefrontContext.Provider>
-  );
+  return <StorefrontContext.Provider value={storefrontState(country)}>{children}</StorefrontContext.Provider>;
 }
