@@ -17,6 +17,7 @@ export { seedStore } from "./platform/seed-store.server";
 export { rendersOwnOrder } from "./orders/order-page.server";
 export { geoPageOf } from "./market/geo-page.server";
 export { handleAdminRequest } from "./admin/admin-handler.server";
+export { routeExperiment } from "./experiments/routing.server";
 export { addOperatorFromCommandLine } from "./platform/operator-command.server";
 export { preflightFromCommandLine } from "./platform/preflight-command.server";
 

@@ -119,3 +119,9 @@ export function withLocale(path: string, locale: string | null): string {
   if (!locale) return path;
   return path === "/" ? `/${locale}` : `${path}/${locale}`;
 }
+
+/** The `xp` value an order keeps: exactly as carried when well formed, else none. */
+export function armOfQuery(value: string | null): string | null {
+  const xp = parseXp(value);
+  return xp ? xpValue(xp.key, xp.arm) : null;
+}
