@@ -94,7 +94,7 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
   const carried = parseXp(params.get("xp"));
   const entryPath = path;
   const goTo = (arm: number, xp: string | null, cookies: string[] = []): Decision => {
-    const target = withLocale(experiment.arms[arm]!.path, locale);
+    const target = withLocale(experiment.arms[arm]?.path ?? experiment.entryPath, locale);
     // The control's own page, without an arm to carry, is served as it is.
     if (xp === null && target.toLowerCase() === withLocale(entryPath, locale)) return pass;
     return { kind: "redirect", redirect: { location: `${target}${searchWith(request.search, xp)}`, cookies }, exposure: null };

@@ -44,7 +44,7 @@ export function xpValue(key: string, arm: number): string {
 /** The experiment and arm an `xp` value names, by its form only (whether they exist is the caller's). */
 export function parseXp(value: string | null | undefined): { key: string; arm: number } | null {
   const found = value ? xpPattern.exec(value) : null;
-  return found ? { key: found[1]!, arm: Number(found[2]) } : null;
+  return found?.[1] ? { key: found[1], arm: Number(found[2]) } : null;
 }
 
 export interface ExperimentForm {

@@ -24,6 +24,12 @@ export function newExperimentKey(): string {
   return [...randomBytes(8)].map((byte) => keyAlphabet[byte % keyAlphabet.length]).join("");
 }
 
+/** A row the statement just wrote and returned. */
+function done(experiment: Experiment | undefined): Change {
+  if (!experiment) throw new Error("The experiment's row was not returned");
+  return { kind: "done", experiment };
+}
+
 async function runningOn(tx: Queryable, entryPath: string): Promise<Experiment | undefined> {
   const [found] = await tx.select().from(experiments).where(and(eq(experiments.status, "running"), eq(experiments.entryPath, entryPath)));
   return found;
@@ -55,7 +61,7 @@ export async function createExperiment(tx: Queryable, input: ExperimentInput, st
     })
     .returning();
   forgetLiveExperiments();
-  return { kind: "done", experiment: experiment! };
+  return done(experiment);
 }
 
 export async function findExperiment(db: Queryable, key: string): Promise<Experiment | undefined> {
@@ -77,7 +83,7 @@ async function changeStatus(tx: Queryable, key: string, from: readonly Experimen
   }
   const [experiment] = await tx.update(experiments).set(to).where(eq(experiments.key, key)).returning();
   forgetLiveExperiments();
-  return { kind: "done", experiment: experiment! };
+  return done(experiment);
 }
 
 export function startExperiment(tx: Queryable, key: string, now = new Date()): Promise<Change> {
@@ -106,9 +112,9 @@ export async function changeWeights(tx: Queryable, key: string, weights: readonl
   if (weights.length !== found.arms.length || weights.reduce((sum, weight) => sum + weight, 0) !== 100 || weights.some((weight) => !Number.isInteger(weight) || weight < 1)) {
     return { kind: "refused", reason: "bad_arm", text: "Give every arm a whole weight; together they make 100." };
   }
-  const arms: ExperimentArmRow[] = found.arms.map((arm, index) => ({ ...arm, weight: weights[index]! }));
+  const arms: ExperimentArmRow[] = found.arms.map((arm, index) => ({ ...arm, weight: weights[index] ?? arm.weight }));
   const [experiment] = await tx.update(experiments).set({ arms }).where(eq(experiments.key, key)).returning();
-  return { kind: "done", experiment: experiment! };
+  return done(experiment);
 }
 
 /** What the server needs to route an entry path: running tests, and shipped ones that no running test replaces. */

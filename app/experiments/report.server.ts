@@ -119,7 +119,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     visitorsByMarket: new Map<string, number>(),
     views: {} as Record<string, number>,
     started: 0,
-    paid: [] as { market: string; currency: string; net: number; tookUpsell: boolean; shownUpsell: boolean }[],
+    paid: [] as { market: string; currency: string; net: number; capped: number; tookUpsell: boolean; shownUpsell: boolean }[],
   }));
   for (const count of counts) {
     const arm = arms[count.arm];
@@ -136,6 +136,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
       market: order.market,
       currency: order.currency,
       net: Math.max(0, order.totalMinor - Number(order.refundedMinor)),
+      capped: 0,
       tookUpsell: order.tookUpsell,
       shownUpsell: order.shownUpsell || order.tookUpsell,
     });
@@ -143,10 +144,12 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
 
   // One cap per market over every arm's orders, so each arm is capped alike.
   const allPaid = arms.flatMap((arm) => arm.paid);
-  const capped = capPerGroup(allPaid, (order) => order.market, (order) => order.net);
-  const cappedOf = new Map(allPaid.map((order, index) => [order, capped[index]!]));
+  capPerGroup(allPaid, (order) => order.market, (order) => order.net).forEach((value, index) => {
+    const order = allPaid[index];
+    if (order) order.capped = value;
+  });
   const caps = [...new Set(allPaid.map((order) => order.market))]
-    .map((market) => ({ market, capMinor: Math.max(...allPaid.filter((order) => order.market === market).map((order) => cappedOf.get(order)!)) }))
+    .map((market) => ({ market, capMinor: Math.max(...allPaid.filter((order) => order.market === market).map((order) => order.capped)) }))
     .filter(({ market, capMinor }) => allPaid.some((order) => order.market === market && order.net > capMinor));
 
   const visitorsOf = (arm: (typeof arms)[number], currency?: string) =>
@@ -156,10 +159,11 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     .sort((a, b) => currencyOrder.indexOf(a) - currencyOrder.indexOf(b));
   const revenueSampleOf = (arm: (typeof arms)[number], currency: string) =>
     revenueSample(
-      arm.paid.filter((order) => order.currency === currency).map((order) => cappedOf.get(order)!),
+      arm.paid.filter((order) => order.currency === currency).map((order) => order.capped),
       visitorsOf(arm, currency),
     );
-  const control = arms[0]!;
+  const [control] = arms;
+  if (!control) throw new Error("An experiment has at least two arms");
   const days = experiment.startedAt ? ((experiment.stoppedAt ?? now).getTime() - experiment.startedAt.getTime()) / 86_400_000 : 0;
   const gate = verdictGate(days, arms.map((arm) => arm.paid.length));
 
@@ -171,7 +175,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     const upsellTaken = arm.paid.filter((order) => order.tookUpsell).length;
     const byCurrency = currencies.map((currency): CurrencyFigures => {
       const paid = arm.paid.filter((order) => order.currency === currency);
-      const revenueMinor = paid.reduce((sum, order) => sum + cappedOf.get(order)!, 0);
+      const revenueMinor = paid.reduce((sum, order) => sum + order.capped, 0);
       const currencyVisitors = visitorsOf(arm, currency);
       return {
         currency,

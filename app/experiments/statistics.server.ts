@@ -108,8 +108,9 @@ export function quantile(values: readonly number[], q: number): number | null {
   const sorted = [...values].sort((a, b) => a - b);
   const position = (sorted.length - 1) * q;
   const below = Math.floor(position);
-  const above = Math.min(sorted.length - 1, below + 1);
-  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
+  const low = sorted[below] ?? 0;
+  const high = sorted[Math.min(sorted.length - 1, below + 1)] ?? low;
+  return low + (high - low) * (position - below);
 }
 
 /** Each value capped at the group's quantile (one group per market), in the order given. */
