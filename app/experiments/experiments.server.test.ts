@@ -16,6 +16,7 @@ import {
   type Experiment,
 } from "./experiments.server";
 import { experimentReport } from "./report.server";
+import { funnelReport } from "../admin/funnel-report.server";
 
 const form = (fields: [string, string][]) => readExperimentForm(new URLSearchParams(fields));
 const base: [string, string][] = [
@@ -203,5 +204,14 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
   it("counts test orders only when asked", async () => {
     const report = await experimentReport(database.db, experiment, { includeTest: true, now: new Date("2026-11-04T00:00:00Z") });
     expect(report.arms[0]).toMatchObject({ orders: 4, checkoutsStarted: 5 });
+  });
+
+  it("limits the funnel report to one arm, views as counted for the arm", async () => {
+    const report = await funnelReport(database.db, { from: "2026-11-01", to: new Date(), arm: `${experiment.key}.1` });
+    expect(report.total).toMatchObject({ checkoutsStarted: 3, ordersPaid: 3 });
+    expect(report.total.steps.find((step) => step.step === "checkout")?.visitors).toBe(2);
+    const control = await funnelReport(database.db, { from: "2026-11-01", to: new Date(), arm: `${experiment.key}.0` });
+    expect(control.total).toMatchObject({ ordersPaid: 3 });
+    expect(control.total.steps.find((step) => step.step === "checkout")?.visitors).toBe(0);
   });
 });
