@@ -1,10 +1,12 @@
-import { jStat } from "jstat";
+import jstat from "jstat";
 
 /**
  * The statistics of a split test's report (docs/decisions/0028-split-tests.md): the sample-ratio
  * check, GrowthBook's asymptotic confidence sequence for the difference of two means, revenue
  * capping at a percentile, and when a verdict may be given. Distributions come from jstat.
  */
+
+const { jStat } = jstat;
 
 /** The sample-ratio check alerts below this p-value, as GrowthBook, Statsig and Eppo do. */
 export const srmAlertBelow = 0.001;
