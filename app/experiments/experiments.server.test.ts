@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { experimentCounts, orderEvents, orderLines, orders, payments, refunds, type OrderStatus } from "../db/schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { readExperimentForm, type ExperimentInput } from "./experiment-model";
 import {
+  bufferExposure,
   changeWeights,
+  flushExposures,
   countForArm,
   createExperiment,
   exposureStep,
@@ -72,6 +75,24 @@ describe.each(databaseKinds)("experiments on %s", (kind) => {
     expect(await stopExperiment(db, first.experiment.key)).toMatchObject({ kind: "done", experiment: { status: "stopped" } });
     expect(await startExperiment(db, draft.experiment.key)).toMatchObject({ kind: "done", experiment: { status: "running" } });
     expect(await stopExperiment(db, draft.experiment.key)).toMatchObject({ kind: "done" });
+  });
+
+  it("adds up assignments in memory and writes them as one count per arm and market", async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath: "/buy" }, true);
+    if (created.kind !== "done") throw new Error("not created");
+    const key = created.experiment.key;
+    for (const [arm, market] of [[0, "DE"], [1, "DE"], [1, "DE"], [1, "FR"]] as const) bufferExposure(db, { key, arm, market });
+    await flushExposures(db);
+    bufferExposure(db, { key, arm: 1, market: "DE" });
+    await flushExposures(db);
+    const rows = await db.select().from(experimentCounts).where(eq(experimentCounts.experimentKey, key));
+    expect(rows.map((row) => [row.arm, row.market, row.step, row.count]).sort()).toEqual([
+      [0, "DE", "exposure", 1],
+      [1, "DE", "exposure", 3],
+      [1, "FR", "exposure", 1],
+    ]);
+    await stopExperiment(db, key);
   });
 
   it("locks the weights once a test has started, so no assigned visitor changes arm", async () => {

@@ -1,20 +1,18 @@
 import { store } from "../platform/store.server";
 import { decide, type EntryRequest, type Redirect } from "./assignment.server";
 import { parseXp } from "./experiment-model";
-import { countForArm, exposureStep, liveExperiments } from "./experiments.server";
+import { bufferExposure, countForArm, liveExperiments } from "./experiments.server";
 
 /**
  * The server's hook (exported by `app/entry.server.tsx`): the redirect a page request gets from a
- * split test, or null to serve it as usual. Assignments are counted as they are made, without
- * holding up the answer.
+ * split test, or null to serve it as usual. Assignments are counted as they are made, in memory,
+ * and written shortly after, without holding up the answer.
  */
 export async function routeExperiment(request: EntryRequest): Promise<Redirect | null> {
   const { db } = store();
   const decision = decide(request, await liveExperiments(db));
   if (decision.kind === "pass") return null;
-  if (decision.exposure) {
-    countForArm(db, { ...decision.exposure, step: exposureStep }).catch((error: unknown) => console.error(error));
-  }
+  if (decision.exposure) bufferExposure(db, decision.exposure);
   return decision.redirect;
 }
 

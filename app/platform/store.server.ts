@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Cookie } from "react-router";
 import { openDatabase, type Database } from "../db/database.server";
+import { flushExposures } from "../experiments/experiments.server";
 import { operatorCount } from "../admin/operators.server";
 import { composeMail } from "../mail/compose.server";
 import { startOutboxWorker, type OutboxWorker } from "../mail/outbox.server";
@@ -89,6 +90,8 @@ export async function startStore(env: Record<string, string | undefined> = proce
     outbox,
     async close() {
       await outbox.stop();
+      // Split tests' assignments still counted in memory are written before the database closes.
+      await flushExposures(database.db).catch((error: unknown) => console.error(error));
       mail.close();
       await database.close();
       current = undefined;
