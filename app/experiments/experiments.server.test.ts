@@ -213,8 +213,8 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
     expect(arm?.currencies[0]?.revenuePerVisitorMinor).toBeCloseTo(9997 / 90, 9);
     expect(arm?.conversionDifference?.difference).toBeCloseTo(0, 12);
     expect(report.caps).toEqual([
-      { market: "DE", capMinor: 5997 },
-      { market: "SE", capMinor: 19980 },
+      { market: "DE", currency: "EUR", capMinor: 5997 },
+      { market: "SE", currency: "SEK", capMinor: 19980 },
     ]);
     // 120 against 120 at 50/50: no sample-ratio mismatch; 3 days and 3 orders: no verdict yet.
     expect(report.srm).toMatchObject({ chiSquare: 0, alert: false });

@@ -72,7 +72,7 @@ export interface ExperimentReport {
   srm: SampleRatioCheck;
   gate: VerdictGate;
   /** The cap applied per market, in its currency's minor units, where orders were capped. */
-  caps: { market: string; capMinor: number }[];
+  caps: { market: string; currency: string; capMinor: number }[];
 }
 
 const unpaid: readonly OrderStatus[] = ["pending_payment", "payment_failed", "cancelled"];
@@ -149,7 +149,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     if (order) order.capped = value;
   });
   const caps = [...new Set(allPaid.map((order) => order.market))]
-    .map((market) => ({ market, capMinor: Math.max(...allPaid.filter((order) => order.market === market).map((order) => order.capped)) }))
+    .map((market) => ({ market, currency: currencyOf.get(market) ?? "", capMinor: Math.max(...allPaid.filter((order) => order.market === market).map((order) => order.capped)) }))
     .filter(({ market, capMinor }) => allPaid.some((order) => order.market === market && order.net > capMinor));
 
   const visitorsOf = (arm: (typeof arms)[number], currency?: string) =>

@@ -346,7 +346,7 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
         </table>
       )}
       {report.caps.length > 0 ? (
-        <p className="muted">Capped orders: {report.caps.map((cap) => `${cap.market} at ${cap.capMinor / 100}`).join(", ")}.</p>
+        <p className="muted">Capped orders: {report.caps.map((cap) => `${cap.market} at ${formatMinor(cap.capMinor, cap.currency)}`).join(", ")}.</p>
       ) : null}
       <p>
         <a href={`/admin/experiments/${experiment.key}?test=${report.includeTest ? "0" : "1"}`}>{report.includeTest ? "Leave test orders out" : "Include test orders"}</a> ·{" "}
