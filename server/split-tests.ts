@@ -39,7 +39,11 @@ export function splitTests(route: RouteExperiment, geoPageOf: GeoPageOf | undefi
         if (redirect.cookies.length > 0) res.setHeader("Set-Cookie", redirect.cookies);
         res.end();
       },
-      (error: unknown) => next(error),
+      (error: unknown) => {
+        // A test that cannot be looked up (the database away) must not take the page down with it.
+        console.error(error);
+        next();
+      },
     );
   };
 }
