@@ -20,6 +20,8 @@ const layers = [
   ["emails"],
   // The running store as pages read it.
   ["store"],
+  // Split tests: which arm a request is in, and the report per arm.
+  ["experiments"],
   // Pages and the back office.
   ["legal"],
   ["analytics"],

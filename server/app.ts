@@ -13,6 +13,7 @@ import { PageCache, pageCacheBudget } from "./page-cache.js";
 import { indexClientFiles } from "./prerendered.js";
 import { sendRepresentation, type Representation } from "./representation.js";
 import { rejectMalformedUrls, rejectUnsupportedMethods } from "./request-guard.js";
+import { splitTests, type RouteExperiment } from "./split-tests.js";
 
 const staticPolicy = contentSecurityPolicy([]);
 
@@ -33,6 +34,7 @@ interface EntryModule extends FrontDoorHooks {
   rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
   geoPageOf?: GeoPageOf;
   handleAdminRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
+  routeExperiment?: RouteExperiment;
 }
 
 const maxAdminBody = policies.admin.bodyBytes;
@@ -147,6 +149,8 @@ export async function createApp(buildDir: string, runtime: ServerRuntime = serve
   });
   if (entry.handleAdminRequest) app.use("/admin", serveBackOffice(entry.handleAdminRequest));
   const render = createRequestHandler({ build });
+  // A split test's entry path redirects to its arm before any page (prerendered or cached) is served.
+  if (entry.routeExperiment) app.use(splitTests(entry.routeExperiment, entry.geoPageOf, runtime.settings.publicUrlIsHttps));
   app.use(servePrerendered(clientFiles.pages, entry.rendersOwnOrder, render));
   const clientStatic = express.static(clientDir, {
     index: false,

@@ -68,12 +68,13 @@ export const cacheableRouteNames: ReadonlySet<string> = new Set([
 
 /**
  * Query parameters many visitors share, which the funnel carries from page to page (links keep
- * the whole query, so every parameter is part of the page): the variant (`src`), the summary's
- * `step`, the chosen `bundle` and the campaign tags. Anything else (click ids unique to one
+ * the whole query, so every parameter is part of the page): the variant (`src`), the split
+ * test's arm (`xp`), the summary's `step`, the chosen `bundle` and the campaign tags. Anything else (click ids unique to one
  * visit, an e-mail address) makes the page render for that request alone, as before.
  */
 export const cacheableQueryParameters: ReadonlySet<string> = new Set([
   "src",
+  "xp",
   "step",
   "bundle",
   "utm_source",

@@ -1,6 +1,8 @@
 import { and, eq, gte, like, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
-import { orderEvents, orderLines, orders, pageViews, type OrderStatus } from "../db/schema";
+import { experimentCounts, orderEvents, orderLines, orders, pageViews, type OrderStatus } from "../db/schema";
+import { exposureStep } from "../experiments/experiments.server";
+import { parseXp } from "../experiments/experiment-model";
 import { funnelSteps, upsellStepOf, type FunnelStep } from "../funnel/funnel-steps";
 import { utcDay } from "../funnel/page-views.server";
 import { markets } from "../market/markets";
@@ -47,6 +49,11 @@ export interface FunnelReportInput {
   market?: string;
   /** Count test orders too (a store in test mode has no others). */
   includeTest?: boolean;
+  /**
+   * One split test's arm (`k3j9x2ab.1`): its orders, and its page views as counted per arm
+   * (those carry no variant, so they are reported under `""`).
+   */
+  arm?: string;
 }
 
 export interface StepFigures {
@@ -105,6 +112,8 @@ export interface FunnelReport {
   src: string | null;
   market: string | null;
   includeTest: boolean;
+  /** The split-test arm the report is limited to, if any. */
+  arm?: string | null;
   /** The figures for everything the filter selects. */
   total: FunnelFigures;
   /** Per variant (`""`: none), markets added up. */
@@ -240,7 +249,9 @@ export async function funnelReport(db: Queryable, input: FunnelReportInput): Pro
     includeTest ? undefined : eq(orders.test, false),
     input.src === undefined ? undefined : sql`${orderSrc} = ${input.src}`,
     input.market === undefined ? undefined : eq(orders.market, input.market),
+    input.arm === undefined ? undefined : eq(orders.experimentArm, input.arm),
   );
+  const arm = input.arm === undefined ? null : parseXp(input.arm);
   const created = and(gte(orders.createdAt, start), lt(orders.createdAt, end)) as SQL;
   const paid = and(gte(orders.paidAt, start), lt(orders.paidAt, end), notInArray(orders.status, unpaidStatuses)) as SQL;
   const upsellPrefix = upsellSource("");
@@ -248,7 +259,23 @@ export async function funnelReport(db: Queryable, input: FunnelReportInput): Pro
   const takenPage = sql<string>`substr(${orderLines.source}, ${sql.raw(String(upsellPrefix.length + 1))})`;
 
   const [views, orderRows, shownOnly, taken] = await Promise.all([
-    db
+    arm
+      ? db
+          .select({ src: sql<string>`''`, market: experimentCounts.market, step: experimentCounts.step, views: sql<number>`sum(${experimentCounts.count})::float8` })
+          .from(experimentCounts)
+          .where(
+            and(
+              eq(experimentCounts.experimentKey, arm.key),
+              eq(experimentCounts.arm, arm.arm),
+              sql`${experimentCounts.step} <> ${exposureStep}`,
+              gte(experimentCounts.day, from),
+              lte(experimentCounts.day, to),
+              input.src ? sql`false` : undefined,
+              input.market === undefined ? undefined : eq(experimentCounts.market, input.market),
+            ),
+          )
+          .groupBy(experimentCounts.market, experimentCounts.step)
+      : db
       .select({ src: pageViews.src, market: pageViews.market, step: pageViews.step, views: sql<number>`sum(${pageViews.views})::float8` })
       .from(pageViews)
       .where(
@@ -348,6 +375,7 @@ export async function funnelReport(db: Queryable, input: FunnelReportInput): Pro
     src: input.src ?? null,
     market: input.market ?? null,
     includeTest,
+    arm: input.arm ?? null,
     total: figuresOf(total),
     bySrc: rollUp((entry) => entry.src).map(([src, cell]) => ({ src, ...figuresOf(cell) })),
     byMarket: rollUp((entry) => entry.market)

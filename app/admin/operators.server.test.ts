@@ -45,6 +45,7 @@ describe("roles", () => {
     ["refund", false, true],
     ["erase", false, true],
     ["moderate_reviews", false, true],
+    ["run_experiments", false, true],
   ])("%s: support %s, owner %s", (permission, bySupport, byOwner) => {
     expect(may(support, permission)).toBe(bySupport);
     expect(may(owner, permission)).toBe(byOwner);

@@ -172,13 +172,14 @@ export async function logOut(db: Database, token: string | null | undefined, ope
 
 /**
  * What each role may do: support looks (reviews included) and fulfils; only an owner gives money
- * back, erases data, or decides what the storefront publishes in the buyers' names (reviews).
+ * back, erases data, decides what the storefront publishes in the buyers' names (reviews), or
+ * decides which pages visitors see (split tests).
  */
-export type Permission = "view" | "fulfil" | "handle_requests" | "export_data" | "refund" | "erase" | "moderate_reviews";
+export type Permission = "view" | "fulfil" | "handle_requests" | "export_data" | "refund" | "erase" | "moderate_reviews" | "run_experiments";
 
 const permissions: Record<OperatorRole, readonly Permission[]> = {
   support: ["view", "fulfil", "handle_requests", "export_data"],
-  owner: ["view", "fulfil", "handle_requests", "export_data", "refund", "erase", "moderate_reviews"],
+  owner: ["view", "fulfil", "handle_requests", "export_data", "refund", "erase", "moderate_reviews", "run_experiments"],
 };
 
 export function may(operator: Operator, permission: Permission): boolean {

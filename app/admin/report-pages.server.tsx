@@ -1,3 +1,5 @@
+import { listExperiments } from "../experiments/experiments.server";
+import { parseXp } from "../experiments/experiment-model";
 import type { AdminRoute } from "./admin-route.server";
 import { funnelReport } from "./funnel-report.server";
 import { htmlPage } from "./http.server";
@@ -15,8 +17,12 @@ export const reportRoutes: readonly AdminRoute[] = [
         ...(filter.src !== null ? { src: filter.src } : {}),
         ...(filter.market ? { market: filter.market } : {}),
         includeTest: filter.includeTest,
+        ...(filter.arm ? { arm: filter.arm } : {}),
       });
-      return htmlPage(<ReportView operator={operator} filter={filter} report={report} />);
+      // Running split tests are offered as filters, and the chosen one whatever its state.
+      const chosenKey = parseXp(filter.arm)?.key;
+      const experiments = (await listExperiments(store.db)).filter((experiment) => experiment.status === "running" || experiment.key === chosenKey);
+      return htmlPage(<ReportView operator={operator} filter={filter} report={report} experiments={experiments} />);
     },
   },
 ];

@@ -1,13 +1,18 @@
 import { useOpenInfoModal } from "../legal/info-modal-context";
 import { useTranslate } from "../market/translate";
+import { rememberConsentForServer } from "./consent-cookie";
 import type { ConsentChoice } from "./data-layer";
 
 /**
  * The first layer offers Accept and Reject with equal weight and nothing pre-ticked
  * (reference/eu-rules.md item 1). It does not block the page.
  */
-export function ConsentBanner({ current, onDecide }: { current: ConsentChoice | null; onDecide: (choice: ConsentChoice) => void }) {
+export function ConsentBanner({ current, onDecide: decide }: { current: ConsentChoice | null; onDecide: (choice: ConsentChoice) => void }) {
   const t = useTranslate();
+  const onDecide = (choice: ConsentChoice) => {
+    rememberConsentForServer(choice);
+    decide(choice);
+  };
   const openModal = useOpenInfoModal();
   return (
     <section className="consent-banner" data-testid="consent-banner" aria-labelledby="consent-title">

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { openDatabase } from "../db/database.server";
+import { flushExposures } from "../experiments/experiments.server";
 import { operatorCount } from "../admin/operators.server";
 import { composeMail } from "../emails/compose.server";
 import { startOutboxWorker } from "../mail/outbox.server";
@@ -65,6 +66,8 @@ export async function startStore(env: Record<string, string | undefined> = proce
     outbox,
     async close() {
       await outbox.stop();
+      // Split tests' assignments still counted in memory are written before the database closes.
+      await flushExposures(database.db).catch((error: unknown) => console.error(error));
       mail.close();
       await database.close();
       installStore(undefined);

@@ -49,6 +49,8 @@ export const orders = pgTable(
     /** The token of the checkout form that created the order: a resubmission finds it again. */
     checkoutToken: text("checkout_token").notNull().unique(),
     funnelSrc: text("funnel_src"),
+    /** The split-test arm the buyer was in, as the `xp` query carried it (`k3j9x2ab.1`). */
+    experimentArm: text("experiment_arm"),
     test: boolean("test").notNull(),
     createdAt: createdAt(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
@@ -61,6 +63,7 @@ export const orders = pgTable(
   (table) => [
     index("orders_email_idx").on(sql`lower(${table.email})`),
     index("orders_created_idx").on(table.createdAt),
+    index("orders_experiment_arm_idx").on(table.experimentArm),
     check("orders_status_check", sql`${table.status} in ('pending_payment','paid','payment_failed','fulfilled','partially_refunded','refunded','withdrawn','cancelled')`),
     check("orders_amounts_check", sql`${table.totalMinor} >= 0 and ${table.vatMinor} >= 0 and ${table.itemsMinor} >= 0 and ${table.deliveryMinor} >= 0`),
   ],
@@ -516,4 +519,61 @@ export const shipments = pgTable(
     uniqueIndex("shipments_parcel_unique").on(table.orderId, table.carrier, table.trackingNumber),
     check("shipments_source_check", sql`${table.source} in ('order-page','csv-import')`),
   ],
+);
+
+export const experimentStatuses = ["draft", "running", "stopped", "shipped"] as const;
+export type ExperimentStatus = (typeof experimentStatuses)[number];
+
+/** One arm of a split test: a funnel path and its share of the traffic in percent. */
+export interface ExperimentArmRow {
+  path: string;
+  weight: number;
+}
+
+/**
+ * Split tests (DESIGN §18). The key seeds the assignment hash and names the experiment in the
+ * `xp` query; arm numbers are positions in `arms`, the first being the control. Arms and weights
+ * never change once the experiment has run, so an assigned visitor never changes arm.
+ */
+export const experiments = pgTable(
+  "experiments",
+  {
+    key: text("key").primaryKey(),
+    name: text("name").notNull(),
+    /** A plain path of the route table (`/offer`); its locale twins are part of it. */
+    entryPath: text("entry_path").notNull(),
+    arms: jsonb("arms").$type<ExperimentArmRow[]>().notNull(),
+    /** Only visitors of this market take part; every market when null. */
+    market: text("market"),
+    hypothesis: text("hypothesis").notNull().default(""),
+    status: text("status").$type<ExperimentStatus>().notNull(),
+    shippedArm: integer("shipped_arm"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    stoppedAt: timestamp("stopped_at", { withTimezone: true }),
+  },
+  (table) => [
+    check("experiments_status_check", sql`${table.status} in ('draft','running','stopped','shipped')`),
+    // One running test per entry path, whatever two operators do at once.
+    uniqueIndex("experiments_running_entry_unique").on(table.entryPath).where(sql`${table.status} = 'running'`),
+  ],
+);
+
+/**
+ * Assignments made (exposures) and funnel page views per arm, as counts per day and market, with
+ * the step for views (`exposure` for an assignment): nothing that tells two visitors apart.
+ */
+export const experimentCounts = pgTable(
+  "experiment_counts",
+  {
+    experimentKey: text("experiment_key")
+      .notNull()
+      .references(() => experiments.key),
+    arm: integer("arm").notNull(),
+    day: text("day").notNull(),
+    market: text("market").notNull(),
+    step: text("step").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.experimentKey, table.arm, table.day, table.market, table.step] })],
 );

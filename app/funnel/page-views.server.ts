@@ -89,7 +89,7 @@ async function readLimited(request: Request, limit: number): Promise<string | nu
  * answered but not counted), 400 for a body that is not a beacon's, 403 from another site's page.
  * A bad request is never an error of ours, so never a 500.
  */
-export async function receivePageView(db: Queryable, request: Request, now = new Date()): Promise<204 | 400 | 403> {
+export async function receivePageView(db: Queryable, request: Request, now = new Date(), alsoCount?: (view: PageView) => Promise<void>): Promise<204 | 400 | 403> {
   const site = request.headers.get("Sec-Fetch-Site");
   if (site !== null && site !== "same-origin") return 403;
   if (!isCountedRequest(request.headers)) return 204;
@@ -103,5 +103,6 @@ export async function receivePageView(db: Queryable, request: Request, now = new
   const view = body === null ? null : parsePageView(body);
   if (!view) return 400;
   await countPageView(db, view, now);
+  await alsoCount?.(view);
   return 204;
 }

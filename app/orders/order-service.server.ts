@@ -36,6 +36,8 @@ export interface NewOrder {
   lines: readonly PricedLine[];
   totals: OrderTotals;
   funnelSrc: string | null;
+  /** The split-test arm (`xp`) the checkout's address carried, when valid. */
+  experimentArm?: string | null;
   test: boolean;
   digitalConsent: boolean;
 }
@@ -60,6 +62,7 @@ async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | un
         ...input.totals,
         checkoutToken: input.checkoutToken,
         funnelSrc: input.funnelSrc,
+        experimentArm: input.experimentArm ?? null,
         test: input.test,
       })
       .onConflictDoNothing({ target: orders.checkoutToken })

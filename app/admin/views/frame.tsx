@@ -11,6 +11,7 @@ export const sections = [
   { id: "reviews", href: "/admin/reviews", label: "Reviews" },
   { id: "privacy", href: "/admin/privacy", label: "Privacy requests" },
   { id: "report", href: "/admin/report", label: "Funnel report" },
+  { id: "experiments", href: "/admin/experiments", label: "Split tests" },
 ] as const;
 
 export type SectionId = (typeof sections)[number]["id"];

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readReportFilter, type ReportFilter } from "./report-view";
 
 const today = new Date("2026-11-23T15:00:00Z");
-const defaults: ReportFilter = { from: "2026-10-25", to: "2026-11-23", src: null, market: "", includeTest: false };
+const defaults: ReportFilter = { from: "2026-10-25", to: "2026-11-23", src: null, market: "", includeTest: false, arm: null };
 
 describe("the funnel report's filter", () => {
   it.each<[string, Partial<ReportFilter>]>([
@@ -12,6 +12,8 @@ describe("the funnel report's filter", () => {
     ["src=", { src: "" }],
     ["src=*", {}],
     ["src=<script>&market=XX&test=yes&from=2026-02-30x", {}],
+    ["arm=k3j9x2ab.1", { arm: "k3j9x2ab.1" }],
+    ["arm=k3j9x2ab.7", {}],
   ])("reads ?%s", (query, expected) => {
     expect(readReportFilter(new URLSearchParams(query), today)).toEqual({ ...defaults, ...expected });
   });

@@ -1,3 +1,5 @@
+import { parseXp, xpValue } from "../../experiments/experiment-model";
+import type { Experiment } from "../../experiments/experiments.server";
 import { markets } from "../../market/markets";
 import type { Operator } from "../../db/audit.server";
 import type { FunnelReport } from "../funnel-report.server";
@@ -11,6 +13,8 @@ export interface ReportFilter {
   src: string | null;
   market: string;
   includeTest: boolean;
+  /** One split test's arm (`k3j9x2ab.1`), or null for all traffic. */
+  arm: string | null;
 }
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
@@ -33,10 +37,32 @@ export function readReportFilter(params: URLSearchParams, today: Date): ReportFi
     src: src === null || src === "*" ? null : /^[A-Za-z0-9_-]{0,64}$/.test(src) ? src : null,
     market: markets.some((candidate) => candidate.country === market) ? market : "",
     includeTest: params.get("test") === "1",
+    arm: parseXp(params.get("arm")) ? params.get("arm") : null,
   };
 }
 
-export function ReportView({ operator, filter, report }: { operator: Operator; filter: ReportFilter; report: FunnelReport }) {
+/** The arms of the running split tests (and of the one chosen, whatever its state), as filter choices. */
+function ArmSelect({ value, experiments }: { value: string | null; experiments: Experiment[] }) {
+  return (
+    <label>
+      Split test arm
+      <select name="arm" defaultValue={value ?? ""} data-testid="report-arm">
+        <option value="">All traffic</option>
+        {experiments.map((experiment) => (
+          <optgroup key={experiment.key} label={`${experiment.name} (${experiment.entryPath})`}>
+            {experiment.arms.map((arm, index) => (
+              <option key={index} value={xpValue(experiment.key, index)}>
+                {`${arm.path}${index === 0 ? " (control)" : ""}`}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function ReportView({ operator, filter, report, experiments = [] }: { operator: Operator; filter: ReportFilter; report: FunnelReport; experiments?: Experiment[] }) {
   return (
     <Frame operator={operator} section="report" title="Funnel report">
       <form method="get" action="/admin/report" className="panel filters">
@@ -53,6 +79,7 @@ export function ReportView({ operator, filter, report }: { operator: Operator; f
           <input type="text" name="src" defaultValue={filter.src ?? "*"} size={10} pattern="\*|[A-Za-z0-9_\-]{0,64}" aria-describedby="src-hint" />
         </label>
         <MarketSelect value={filter.market} noneLabel="All" />
+        {experiments.length > 0 ? <ArmSelect value={filter.arm} experiments={experiments} /> : null}
         <label className="inline">
           <input type="checkbox" name="test" value="1" defaultChecked={filter.includeTest} /> Include test orders
         </label>

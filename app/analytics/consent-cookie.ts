@@ -1,0 +1,11 @@
+import type { ConsentChoice } from "./data-layer";
+
+/**
+ * Tells the server about analytics consent, which it needs before it may keep a split test's arm
+ * in a cookie (DESIGN §18). Set only once the visitor accepts; a rejection removes it. Loaded with
+ * the banner, never with the page.
+ */
+export function rememberConsentForServer(choice: ConsentChoice): void {
+  const attributes = `; Path=/; SameSite=Lax${location.protocol === "https:" ? "; Secure" : ""}`;
+  document.cookie = choice === "granted" ? `vitanor_consent=granted; Max-Age=15552000${attributes}` : `vitanor_consent=; Max-Age=0${attributes}`;
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { armCookieName, consentCookieName, decide, type EntryRequest } from "./assignment.server";
+import type { LiveExperiment, LiveExperiments } from "./experiments.server";
+
+const browser = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const crawler = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+const offerTest: LiveExperiment = {
+  key: "k3j9x2ab",
+  entryPath: "/offer",
+  arms: [
+    { path: "/offer", weight: 50 },
+    { path: "/offer2", weight: 50 },
+  ],
+  market: null,
+  status: "running",
+  shippedArm: null,
+};
+const live = (...experiments: LiveExperiment[]): LiveExperiments => new Map(experiments.map((experiment) => [experiment.entryPath.toLowerCase(), experiment]));
+
+function request(url: string, headers: Record<string, string> = {}, geo = "DE"): EntryRequest {
+  const parsed = new URL(url, "http://store.test");
+  const all: Record<string, string> = { "user-agent": browser, ...headers };
+  return { method: "GET", pathname: parsed.pathname, search: parsed.search, header: (name) => all[name], geoMarket: () => geo, secure: false };
+}
+
+/** An id the hash puts in the control arm (0) or the other arm (1) of `offerTest`. */
+const idFor = (arm: number) => (arm === 0 ? "visitor-b" : "visitor-a");
+
+describe("the redirect of an entry path under test", () => {
+  it.each([
+    // url, the random id's arm, where the redirect leads
+    ["/offer", 0, "/offer?xp=k3j9x2ab.0"],
+    ["/offer", 1, "/offer2?xp=k3j9x2ab.1"],
+    ["/offer/fr", 1, "/offer2/fr?xp=k3j9x2ab.1"],
+    ["/OFFER/FR", 0, "/offer/fr?xp=k3j9x2ab.0"],
+    ["/offer/ch-fr?src=v2&utm_source=ad", 1, "/offer2/ch-fr?src=v2&utm_source=ad&xp=k3j9x2ab.1"],
+    ["/offer?xp=zzzzzzzz.1&src=v2", 0, "/offer?src=v2&xp=k3j9x2ab.0"],
+    ["/offer?xp=k3j9x2ab.3", 1, "/offer2?xp=k3j9x2ab.1"],
+  ])("%s with an id of arm %i goes to %s", (url, arm, location) => {
+    const decision = decide(request(url), live(offerTest), () => idFor(arm));
+    expect(decision).toMatchObject({ kind: "redirect", redirect: { location, cookies: [] }, exposure: { key: "k3j9x2ab", arm } });
+  });
+
+  it("the ids used above are the hash's", () => {
+    for (const arm of [0, 1]) expect(decide(request("/offer"), live(offerTest), () => idFor(arm))).toMatchObject({ exposure: { arm } });
+  });
+
+  it.each([
+    ["/offer?xp=k3j9x2ab.0"],
+    ["/offer/fr?xp=k3j9x2ab.1&src=v2"],
+    ["/offer2?xp=k3j9x2ab.1"],
+    ["/offer2"],
+    ["/offer.data"],
+    ["/checkout/fr"],
+    ["/offerup"],
+  ])("%s is served as it is", (url) => {
+    expect(decide(request(url), live(offerTest), () => "x")).toEqual({ kind: "pass" });
+  });
+
+  it("names the market of a locale path, and of the geo headers without one", () => {
+    expect(decide(request("/offer/se"), live(offerTest), () => "x")).toMatchObject({ exposure: { market: "SE" } });
+    expect(decide(request("/offer", {}, "GB"), live(offerTest), () => "x")).toMatchObject({ exposure: { market: "GB" } });
+  });
+
+  it("leaves other markets alone when the test has one", () => {
+    const french = { ...offerTest, market: "FR" };
+    expect(decide(request("/offer/de"), live(french), () => "x")).toEqual({ kind: "pass" });
+    expect(decide(request("/offer", {}, "DE"), live(french), () => "x")).toEqual({ kind: "pass" });
+    expect(decide(request("/offer/fr"), live(french), () => "x")).toMatchObject({ kind: "redirect" });
+  });
+
+  it("answers only GET and HEAD", () => {
+    expect(decide({ ...request("/offer"), method: "POST" }, live(offerTest), () => "x")).toEqual({ kind: "pass" });
+  });
+});
+
+describe("crawlers and prefetches", () => {
+  it("serves a crawler the control's page and counts nothing", () => {
+    expect(decide(request("/offer/fr", { "user-agent": crawler }), live(offerTest), () => idFor(1))).toEqual({ kind: "pass" });
+    const controlElsewhere = { ...offerTest, arms: [{ path: "/take", weight: 50 }, { path: "/offer2", weight: 50 }] };
+    expect(decide(request("/offer/fr?src=v2", { "user-agent": crawler }), live(controlElsewhere), () => idFor(1))).toEqual({
+      kind: "redirect",
+      redirect: { location: "/take/fr?src=v2", cookies: [] },
+      exposure: null,
+    });
+  });
+
+  it("counts no prefetch and no request without a user agent", () => {
+    expect(decide(request("/offer", { "sec-purpose": "prefetch" }), live(offerTest), () => idFor(1))).toEqual({ kind: "pass" });
+    expect(decide(request("/offer", { "user-agent": "" }), live(offerTest), () => idFor(1))).toEqual({ kind: "pass" });
+  });
+});
+
+describe("the arm cookie, only with consent", () => {
+  it("sets no cookie before consent", () => {
+    expect(decide(request("/offer"), live(offerTest), () => idFor(1))).toMatchObject({ redirect: { cookies: [] } });
+  });
+
+  it("keeps the arm in a cookie once the visitor consented", () => {
+    const decision = decide(request("/offer", { cookie: `${consentCookieName}=granted` }), live(offerTest), () => idFor(1));
+    expect(decision).toMatchObject({ redirect: { location: "/offer2?xp=k3j9x2ab.1" } });
+    const cookies = decision.kind === "redirect" ? decision.redirect.cookies : [];
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatch(new RegExp(`^${armCookieName}=k3j9x2ab\\.1; Max-Age=\\d+; Path=/; HttpOnly; SameSite=Lax$`));
+  });
+
+  it("sends a consenting visitor back to the arm of the cookie, without counting again", () => {
+    const headers = { cookie: `other=1; ${consentCookieName}=granted; ${armCookieName}=aaaaaaaa.2~k3j9x2ab.1` };
+    expect(decide(request("/offer/fr", headers), live(offerTest), () => idFor(0))).toEqual({
+      kind: "redirect",
+      redirect: { location: "/offer2/fr?xp=k3j9x2ab.1", cookies: [] },
+      exposure: null,
+    });
+  });
+
+  it("ignores the cookie without consent and removes it", () => {
+    const decision = decide(request("/offer", { cookie: `${armCookieName}=k3j9x2ab.1` }), live(offerTest), () => idFor(0));
+    expect(decision).toMatchObject({ redirect: { location: "/offer?xp=k3j9x2ab.0" }, exposure: { arm: 0 } });
+    expect(decision.kind === "redirect" && decision.redirect.cookies[0]).toMatch(/^vitanor_xp=; Max-Age=0/);
+  });
+
+  it("marks the cookie Secure over HTTPS", () => {
+    const decision = decide({ ...request("/offer", { cookie: `${consentCookieName}=granted` }), secure: true }, live(offerTest), () => idFor(1));
+    expect(decision.kind === "redirect" && decision.redirect.cookies[0]).toMatch(/; Secure$/);
+  });
+});
+
+describe("a shipped test", () => {
+  const shipped: LiveExperiment = { ...offerTest, status: "shipped", shippedArm: 1 };
+
+  it("sends everyone to the winner, without an arm and without counting", () => {
+    expect(decide(request("/offer/fr?src=v2"), live(shipped), () => "x")).toEqual({ kind: "redirect", redirect: { location: "/offer2/fr?src=v2", cookies: [] }, exposure: null });
+    expect(decide(request("/offer?xp=k3j9x2ab.0"), live(shipped), () => "x")).toMatchObject({ redirect: { location: "/offer2" } });
+  });
+
+  it("serves the entry as it is when the control won", () => {
+    expect(decide(request("/offer/fr"), live({ ...shipped, shippedArm: 0 }), () => "x")).toEqual({ kind: "pass" });
+  });
+});

@@ -1,0 +1,126 @@
+import { randomUUID } from "node:crypto";
+import { isbot } from "isbot";
+import { marketForRouteValue } from "../market/markets";
+import { parseXp, splitLocale, withLocale, xpValue } from "./experiment-model";
+import type { LiveExperiment, LiveExperiments } from "./experiments.server";
+import { bucketRanges, chooseArm, growthBookHash } from "./hash";
+
+/**
+ * Assignment on the server, before any HTML (DESIGN §18). A request for the entry path of a
+ * running test is answered with a redirect to its arm's path carrying `xp=<key>.<arm>`: every arm,
+ * the control too, takes the same redirect, so no arm is a round trip faster. A request that
+ * already carries a valid `xp` of that test is served as it is. Crawlers get the control's page
+ * and are not counted. Nothing is stored on the device before analytics consent; after it, a
+ * first-party cookie keeps the arm across visits.
+ */
+
+/** Set by the storefront when the visitor grants analytics consent (`app/analytics/consent-store.ts`). */
+export const consentCookieName = "vitanor_consent";
+/** The arms a consenting visitor is in: `key.arm` values joined by `~`. */
+export const armCookieName = "vitanor_xp";
+const armCookieMaxAge = 90 * 86_400;
+
+export interface EntryRequest {
+  method: string;
+  /** The path as requested. */
+  pathname: string;
+  /** The raw query with its `?`, or empty. */
+  search: string;
+  header(name: string): string | undefined;
+  /** The market of a path without a locale, from the geo headers (asked only when needed). */
+  geoMarket(): string;
+  /** Whether cookies set in answer must be `Secure`. */
+  secure: boolean;
+}
+
+export interface Redirect {
+  location: string;
+  cookies: string[];
+}
+
+export type Decision =
+  | { kind: "pass" }
+  | { kind: "redirect"; redirect: Redirect; exposure: { key: string; arm: number; market: string } | null };
+
+const pass: Decision = { kind: "pass" };
+
+function cookieOf(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const separator = part.indexOf("=");
+    if (separator !== -1 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+  }
+  return null;
+}
+
+/** Whether the request is a person's visit: not a crawler, not a prefetch or prerender ahead of one. */
+export function isCountedVisit(header: (name: string) => string | undefined): boolean {
+  const agent = header("user-agent") ?? "";
+  const purpose = [header("sec-purpose"), header("purpose"), header("x-purpose"), header("x-moz")].join(" ").toLowerCase();
+  return agent !== "" && !isbot(agent) && !/prefetch|prerender|preview/.test(purpose);
+}
+
+/** The query with `xp` set (or removed when null), every other parameter kept in its place. */
+function searchWith(search: string, xp: string | null): string {
+  const params = new URLSearchParams(search);
+  params.delete("xp");
+  if (xp) params.append("xp", xp);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function cookie(value: string | null, secure: boolean): string {
+  const attributes = ["Path=/", "HttpOnly", "SameSite=Lax", ...(secure ? ["Secure"] : [])];
+  return value === null ? [`${armCookieName}=`, "Max-Age=0", ...attributes].join("; ") : [`${armCookieName}=${value}`, `Max-Age=${armCookieMaxAge}`, ...attributes].join("; ");
+}
+
+/** The arm a GrowthBook hash of the id gives, by the experiment's weights. */
+export function armFor(experiment: Pick<LiveExperiment, "key" | "arms">, id: string): number {
+  const weights = experiment.arms.map((arm) => arm.weight / 100);
+  const arm = chooseArm(growthBookHash(experiment.key, id, 2) ?? 0, bucketRanges(weights.length, 1, weights));
+  return arm === -1 ? 0 : arm;
+}
+
+/** What to do with a page request, given the live experiments; `newId` makes the random id hashed. */
+export function decide(request: EntryRequest, live: LiveExperiments, newId: () => string = randomUUID): Decision {
+  if (live.size === 0 || (request.method !== "GET" && request.method !== "HEAD")) return pass;
+  const { path, locale } = splitLocale(request.pathname);
+  const experiment = live.get(path);
+  if (!experiment) return pass;
+  const market = locale ? (marketForRouteValue(locale)?.country ?? "") : null;
+  const marketOf = () => market ?? request.geoMarket();
+  if (experiment.market && marketOf() !== experiment.market) return pass;
+  const params = new URLSearchParams(request.search);
+  const carried = parseXp(params.get("xp"));
+  const entryPath = path;
+  const goTo = (arm: number, xp: string | null, cookies: string[] = []): Decision => {
+    const target = withLocale(experiment.arms[arm]?.path ?? experiment.entryPath, locale);
+    // The control's own page, without an arm to carry, is served as it is.
+    if (xp === null && target.toLowerCase() === withLocale(entryPath, locale)) return pass;
+    return { kind: "redirect", redirect: { location: `${target}${searchWith(request.search, xp)}`, cookies }, exposure: null };
+  };
+
+  if (experiment.status === "shipped") return goTo(experiment.shippedArm ?? 0, null);
+  if (carried && carried.key === experiment.key && carried.arm < experiment.arms.length) return pass;
+  if (!isCountedVisit(request.header)) return goTo(0, null);
+
+  const cookieHeader = request.header("cookie");
+  const consented = cookieOf(cookieHeader, consentCookieName) === "granted";
+  const kept = (cookieOf(cookieHeader, armCookieName) ?? "").split("~").map(parseXp).filter((value) => value !== null);
+  if (consented) {
+    const known = kept.find((value) => value.key === experiment.key && value.arm < experiment.arms.length);
+    if (known) return goTo(known.arm, xpValue(experiment.key, known.arm));
+  }
+  const arm = armFor(experiment, newId());
+  const xp = xpValue(experiment.key, arm);
+  let cookies: string[] = [];
+  if (consented) {
+    const others = kept.filter((value) => value.key !== experiment.key).map((value) => xpValue(value.key, value.arm));
+    cookies = [cookie([...others.slice(-7), xp].join("~"), request.secure)];
+  } else if (kept.length > 0 || cookieOf(cookieHeader, armCookieName) !== null) {
+    // Consent withdrawn: the arm cookie goes with it.
+    cookies = [cookie(null, request.secure)];
+  }
+  const decision = goTo(arm, xp, cookies);
+  return decision.kind === "redirect" ? { ...decision, exposure: { key: experiment.key, arm, market: marketOf() } } : decision;
+}

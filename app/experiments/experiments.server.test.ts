@@ -1,0 +1,238 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { experimentCounts, orderEvents, orderLines, orders, payments, refunds, type OrderStatus } from "../db/schema";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
+import { readExperimentForm, type ExperimentInput } from "./experiment-model";
+import {
+  bufferExposure,
+  changeWeights,
+  flushExposures,
+  countForArm,
+  createExperiment,
+  exposureStep,
+  findExperiment,
+  loadLiveExperiments,
+  shipExperiment,
+  startExperiment,
+  stopExperiment,
+  type Experiment,
+} from "./experiments.server";
+import { experimentReport } from "./report.server";
+import { funnelReport } from "../admin/funnel-report.server";
+
+const form = (fields: [string, string][]) => readExperimentForm(new URLSearchParams(fields));
+const base: [string, string][] = [
+  ["name", "Offer against the advertorial"],
+  ["entry", "/offer"],
+  ["market", ""],
+  ["hypothesis", "The advertorial sells more"],
+];
+
+describe("the experiment form's refusals", () => {
+  it.each<[string, [string, string][], string]>([
+    ["weights not adding up to 100", [["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offer2"], ["armWeight", "40"]], "The weights add up to 90, not 100."],
+    ["an arm that is no route", [["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/nowhere"], ["armWeight", "50"]], 'Arm 2: "/nowhere" is not a page of the route table that has a version per market.'],
+    ["a page rendered per request", [["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/checkout"], ["armWeight", "50"]], 'Arm 2: "/checkout" is not a page of the route table that has a version per market.'],
+    ["two arms with one path", [["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/OFFER"], ["armWeight", "50"]], "Two arms have the path /offer: each arm must be another page."],
+    ["a single arm", [["armPath", "/offer"], ["armWeight", "100"]], "A test has 2 to 4 arms; this one has 1."],
+    ["five arms", [...["/offer", "/offer2", "/take", "/take2", "/take3"].flatMap((path): [string, string][] => [["armPath", path], ["armWeight", "20"]])], "A test has 2 to 4 arms; this one has 5."],
+    ["a weight that is not a whole percent", [["armPath", "/offer"], ["armWeight", "50.5"], ["armPath", "/offer2"], ["armWeight", "49.5"]], "The control arm: the weight must be a whole number of percent from 1 to 99."],
+  ])("refuses %s", (_name, arms, message) => {
+    expect(form([...base, ...arms]).errors).toContain(message);
+  });
+
+  it("refuses an entry that is not a route, no name and an unknown market", () => {
+    const { errors } = form([["name", " "], ["entry", "/nope"], ["market", "US"], ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offer2"], ["armWeight", "50"]]);
+    expect(errors).toEqual(["Give the experiment a name.", 'The entry path "/nope" is not a page of the route table that has a version per market.', '"US" is not one of the store\'s markets.']);
+  });
+
+  it("takes a good form, arm paths in the route table's spelling and empty pairs left out", () => {
+    const { errors, input } = form([...base, ["armPath", "/offer"], ["armWeight", "34"], ["armPath", "/offerv4"], ["armWeight", "33"], ["armPath", "/take2"], ["armWeight", "33"], ["armPath", ""], ["armWeight", ""]]);
+    expect(errors).toEqual([]);
+    expect(input.arms).toEqual([
+      { path: "/offer", weight: 34 },
+      { path: "/offerV4", weight: 33 },
+      { path: "/take2", weight: 33 },
+    ]);
+  });
+});
+
+const offerTest: ExperimentInput = { name: "Offer A/B", entryPath: "/offer", arms: [{ path: "/offer", weight: 50 }, { path: "/offer2", weight: 50 }], market: null, hypothesis: "" };
+
+describe.each(databaseKinds)("experiments on %s", (kind) => {
+  const database = useTestDatabase(kind);
+
+  it("refuses a second running test of one entry path, and starts it once the first stopped", async () => {
+    const { db } = database;
+    const first = await createExperiment(db, offerTest, true);
+    expect(first.kind).toBe("done");
+    const second = await createExperiment(db, { ...offerTest, name: "Another" }, true);
+    expect(second).toMatchObject({ kind: "refused", reason: "entry_taken", text: '/offer is already under test in "Offer A/B"; stop or ship that test first.' });
+    const draft = await createExperiment(db, { ...offerTest, name: "Later" }, false);
+    if (draft.kind !== "done" || first.kind !== "done") throw new Error("not created");
+    expect(await startExperiment(db, draft.experiment.key)).toMatchObject({ kind: "refused", reason: "entry_taken" });
+    expect(await stopExperiment(db, first.experiment.key)).toMatchObject({ kind: "done", experiment: { status: "stopped" } });
+    expect(await startExperiment(db, draft.experiment.key)).toMatchObject({ kind: "done", experiment: { status: "running" } });
+    expect(await stopExperiment(db, draft.experiment.key)).toMatchObject({ kind: "done" });
+  });
+
+  it("adds up assignments in memory and writes them as one count per arm and market", async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath: "/buy" }, true);
+    if (created.kind !== "done") throw new Error("not created");
+    const key = created.experiment.key;
+    for (const [arm, market] of [[0, "DE"], [1, "DE"], [1, "DE"], [1, "FR"]] as const) bufferExposure(db, { key, arm, market });
+    await flushExposures(db);
+    bufferExposure(db, { key, arm: 1, market: "DE" });
+    await flushExposures(db);
+    const rows = await db.select().from(experimentCounts).where(eq(experimentCounts.experimentKey, key));
+    expect(rows.map((row) => [row.arm, row.market, row.step, row.count]).sort()).toEqual([
+      [0, "DE", "exposure", 1],
+      [1, "DE", "exposure", 3],
+      [1, "FR", "exposure", 1],
+    ]);
+    await stopExperiment(db, key);
+  });
+
+  it("locks the weights once a test has started, so no assigned visitor changes arm", async () => {
+    const { db } = database;
+    const draft = await createExperiment(db, { ...offerTest, entryPath: "/take" }, false);
+    if (draft.kind !== "done") throw new Error("not created");
+    expect(await changeWeights(db, draft.experiment.key, [30, 70])).toMatchObject({ kind: "done", experiment: { arms: [{ weight: 30 }, { weight: 70 }] } });
+    await startExperiment(db, draft.experiment.key);
+    expect(await changeWeights(db, draft.experiment.key, [50, 50])).toMatchObject({ kind: "refused", reason: "locked" });
+    expect((await findExperiment(db, draft.experiment.key))?.arms).toEqual([{ path: "/offer", weight: 30 }, { path: "/offer2", weight: 70 }]);
+    await stopExperiment(db, draft.experiment.key);
+  });
+
+  it("routes a running test before a shipped one of the same entry, and ships an arm", async () => {
+    const { db } = database;
+    const old = await createExperiment(db, { ...offerTest, entryPath: "/get" }, true);
+    if (old.kind !== "done") throw new Error("not created");
+    expect(await shipExperiment(db, old.experiment.key, 2)).toMatchObject({ kind: "refused", reason: "bad_arm" });
+    expect(await shipExperiment(db, old.experiment.key, 1)).toMatchObject({ kind: "done", experiment: { status: "shipped", shippedArm: 1 } });
+    expect((await loadLiveExperiments(db)).get("/get")).toMatchObject({ key: old.experiment.key, status: "shipped", shippedArm: 1 });
+    const next = await createExperiment(db, { ...offerTest, entryPath: "/get" }, true);
+    if (next.kind !== "done") throw new Error("not created");
+    expect((await loadLiveExperiments(db)).get("/get")).toMatchObject({ key: next.experiment.key, status: "running" });
+    await stopExperiment(db, next.experiment.key);
+    expect((await loadLiveExperiments(db)).get("/get")).toMatchObject({ key: old.experiment.key, status: "shipped" });
+  });
+});
+
+/**
+ * A report worked out by hand. Arm 0 (/offer): DE 100 visitors, SE 20; arm 1 (/offer2): DE 90,
+ * SE 30. Orders (EUR from DE, SEK from SE):
+ * - c1 DE 5000 paid, took an upsell; c2 DE 3000 refunded 1000 (net 2000), shown an upsell;
+ *   c3 DE pending (started, not paid); c4 SE 20000 paid; c5 a test order of 99900.
+ * - t1 DE 4000 paid; t2 DE 6000 paid, took an upsell; t3 SE 10000 paid, refunded in full (net 0).
+ * Capping at the 99.9th percentile per market: DE orders 5000, 2000, 4000, 6000 → sorted 2000,
+ * 4000, 5000, 6000; position 3 × 0.999 = 2.997 → 5000 + 0.997 × 1000 = 5997, so t2 counts 5997.
+ * SE orders 20000 and 0: cap 0 + 0.999 × 20000 = 19980, so c4 counts 19980.
+ */
+describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  let experiment: Experiment;
+
+  beforeAll(async () => {
+    const { db } = database;
+    const created = await createExperiment(db, offerTest, true, new Date("2026-11-01T00:00:00Z"));
+    if (created.kind !== "done") throw new Error("not created");
+    experiment = created.experiment;
+    const exposures: [number, string, number][] = [
+      [0, "DE", 100],
+      [0, "SE", 20],
+      [1, "DE", 90],
+      [1, "SE", 30],
+    ];
+    await db.insert(experimentCounts).values(exposures.map(([arm, market, count]) => ({ experimentKey: experiment.key, arm, market, day: "2026-11-01", step: exposureStep, count })));
+    await countForArm(db, { key: experiment.key, arm: 1, market: "DE", step: "checkout" });
+    await countForArm(db, { key: experiment.key, arm: 1, market: "DE", step: "checkout" });
+    const fixture: { arm: number; market: "DE" | "SE"; status: OrderStatus; total: number; refunded?: number; took?: boolean; shown?: boolean; test?: boolean }[] = [
+      { arm: 0, market: "DE", status: "paid", total: 5000, took: true },
+      { arm: 0, market: "DE", status: "partially_refunded", total: 3000, refunded: 1000, shown: true },
+      { arm: 0, market: "DE", status: "pending_payment", total: 3000 },
+      { arm: 0, market: "SE", status: "paid", total: 20000 },
+      { arm: 0, market: "DE", status: "paid", total: 99900, test: true },
+      { arm: 1, market: "DE", status: "paid", total: 4000 },
+      { arm: 1, market: "DE", status: "fulfilled", total: 6000, took: true },
+      { arm: 1, market: "SE", status: "refunded", total: 10000, refunded: 10000 },
+    ];
+    for (const [index, order] of fixture.entries()) {
+      const id = randomUUID();
+      await db.insert(orders).values({
+        id,
+        number: `VN-XP-${index}`,
+        status: order.status,
+        market: order.market,
+        locale: order.market === "SE" ? "sv_SE" : "de_DE",
+        currency: order.market === "SE" ? "SEK" : "EUR",
+        email: `xp${index}@example.com`,
+        givenName: "Test",
+        familyName: "Buyer",
+        addressLine1: "Street 1",
+        postalCode: "10115",
+        city: "Berlin",
+        country: order.market,
+        itemsMinor: order.total,
+        deliveryMinor: 0,
+        deliveryVatRateBp: 0,
+        totalMinor: order.total,
+        vatMinor: 0,
+        checkoutToken: randomUUID(),
+        funnelSrc: null,
+        experimentArm: `${experiment.key}.${order.arm}`,
+        test: order.test ?? false,
+        paidAt: order.status === "pending_payment" ? null : new Date("2026-11-02T10:00:00Z"),
+      });
+      await db.insert(orderLines).values({ orderId: id, bundleId: "b", productId: "p", productName: "P", kind: "supplement", units: 1, grossMinor: order.total, vatRateBp: 700, vatMinor: 0, source: order.took ? "upsell:upsell" : "checkout" });
+      if (order.shown) await db.insert(orderEvents).values({ orderId: id, type: "upsell_shown", detail: { step: "upsell" } });
+      if (order.refunded) {
+        const paymentId = randomUUID();
+        await db.insert(payments).values({ id: paymentId, orderId: id, provider: "test", method: "card", purpose: "checkout", status: "succeeded", amountMinor: order.total, currency: "EUR", idempotencyKey: randomUUID(), returnPath: "/checkout" });
+        await db.insert(refunds).values({ id: randomUUID(), orderId: id, paymentId, amountMinor: order.refunded, reason: "test", status: "succeeded", idempotencyKey: randomUUID() });
+      }
+    }
+  });
+
+  it("gives each arm's visitors, orders, revenue net of refunds and capped, per currency", async () => {
+    const report = await experimentReport(database.db, experiment, { includeTest: false, now: new Date("2026-11-04T00:00:00Z") });
+    const [control, arm] = report.arms;
+    expect(control).toMatchObject({ visitors: 120, checkoutsStarted: 4, orders: 3, upsellShown: 2, upsellTaken: 1, upsellTakeRate: 0.5, conversionDifference: null });
+    expect(control?.conversion).toBeCloseTo(3 / 120, 12);
+    expect(control?.currencies.map((c) => [c.currency, c.visitors, c.orders, c.revenueMinor, c.averageOrderValueMinor])).toEqual([
+      ["EUR", 100, 2, 7000, 3500],
+      ["SEK", 20, 1, 19980, 19980],
+    ]);
+    expect(arm).toMatchObject({ visitors: 120, checkoutsStarted: 3, orders: 3, upsellShown: 1, upsellTaken: 1, upsellTakeRate: 1, views: { checkout: 2 } });
+    expect(arm?.currencies.map((c) => [c.currency, c.visitors, c.orders, c.revenueMinor, c.averageOrderValueMinor])).toEqual([
+      ["EUR", 90, 2, 9997, 4999],
+      ["SEK", 30, 1, 0, 0],
+    ]);
+    expect(arm?.currencies[0]?.revenuePerVisitorMinor).toBeCloseTo(9997 / 90, 9);
+    expect(arm?.conversionDifference?.difference).toBeCloseTo(0, 12);
+    expect(report.caps).toEqual([
+      { market: "DE", currency: "EUR", capMinor: 5997 },
+      { market: "SE", currency: "SEK", capMinor: 19980 },
+    ]);
+    // 120 against 120 at 50/50: no sample-ratio mismatch; 3 days and 3 orders: no verdict yet.
+    expect(report.srm).toMatchObject({ chiSquare: 0, alert: false });
+    expect(report.gate).toEqual({ ready: false, reason: "No verdict before 7 days; the test has run 3." });
+    expect(arm?.verdict).toBeNull();
+  });
+
+  it("counts test orders only when asked", async () => {
+    const report = await experimentReport(database.db, experiment, { includeTest: true, now: new Date("2026-11-04T00:00:00Z") });
+    expect(report.arms[0]).toMatchObject({ orders: 4, checkoutsStarted: 5 });
+  });
+
+  it("limits the funnel report to one arm, views as counted for the arm", async () => {
+    const report = await funnelReport(database.db, { from: "2026-11-01", to: new Date(), arm: `${experiment.key}.1` });
+    expect(report.total).toMatchObject({ checkoutsStarted: 3, ordersPaid: 3 });
+    expect(report.total.steps.find((step) => step.step === "checkout")?.visitors).toBe(2);
+    const control = await funnelReport(database.db, { from: "2026-11-01", to: new Date(), arm: `${experiment.key}.0` });
+    expect(control.total).toMatchObject({ ordersPaid: 3 });
+    expect(control.total.steps.find((step) => step.step === "checkout")?.visitors).toBe(0);
+  });
+});

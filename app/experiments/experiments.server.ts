@@ -1,0 +1,217 @@
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Queryable } from "../db/database.server";
+import { experimentCounts, experiments, type ExperimentArmRow, type ExperimentStatus } from "../db/schema";
+import { utcDay } from "../funnel/page-views.server";
+import type { ExperimentInput } from "./experiment-model";
+
+/**
+ * Split tests in the database: created, started, stopped and shipped, and counted. Arms and
+ * weights are fixed once a test has started: the only way to change a split is a new test, so a
+ * visitor's arm (carried in the URL or the cookie) always means the same page.
+ */
+
+export type Experiment = typeof experiments.$inferSelect;
+
+export type Change =
+  | { kind: "done"; experiment: Experiment }
+  | { kind: "refused"; reason: "not_found" | "wrong_status" | "entry_taken" | "bad_arm" | "locked"; text: string };
+
+const keyAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** Eight random letters and digits: the hash's seed and the experiment's name in URLs. */
+export function newExperimentKey(): string {
+  return [...randomBytes(8)].map((byte) => keyAlphabet[byte % keyAlphabet.length]).join("");
+}
+
+/** A row the statement just wrote and returned. */
+function done(experiment: Experiment | undefined): Change {
+  if (!experiment) throw new Error("The experiment's row was not returned");
+  return { kind: "done", experiment };
+}
+
+async function runningOn(tx: Queryable, entryPath: string): Promise<Experiment | undefined> {
+  const [found] = await tx.select().from(experiments).where(and(eq(experiments.status, "running"), eq(experiments.entryPath, entryPath)));
+  return found;
+}
+
+const entryTaken = (entryPath: string, other: Experiment): Change => ({
+  kind: "refused",
+  reason: "entry_taken",
+  text: `${entryPath} is already under test in "${other.name}"; stop or ship that test first.`,
+});
+
+/** A new test, started at once when asked (the form's "Start"); refused while its entry is under test. */
+export async function createExperiment(tx: Queryable, input: ExperimentInput, start: boolean, now = new Date()): Promise<Change> {
+  if (start) {
+    const other = await runningOn(tx, input.entryPath);
+    if (other) return entryTaken(input.entryPath, other);
+  }
+  const [experiment] = await tx
+    .insert(experiments)
+    .values({
+      key: newExperimentKey(),
+      name: input.name,
+      entryPath: input.entryPath,
+      arms: input.arms,
+      market: input.market,
+      hypothesis: input.hypothesis,
+      status: start ? "running" : "draft",
+      startedAt: start ? now : null,
+    })
+    .returning();
+  forgetLiveExperiments();
+  return done(experiment);
+}
+
+export async function findExperiment(db: Queryable, key: string): Promise<Experiment | undefined> {
+  const [found] = await db.select().from(experiments).where(eq(experiments.key, key));
+  return found;
+}
+
+export async function listExperiments(db: Queryable): Promise<Experiment[]> {
+  return db.select().from(experiments).orderBy(desc(experiments.createdAt));
+}
+
+async function changeStatus(tx: Queryable, key: string, from: readonly ExperimentStatus[], to: Partial<typeof experiments.$inferInsert>, text: string): Promise<Change> {
+  const found = await findExperiment(tx, key);
+  if (!found) return { kind: "refused", reason: "not_found", text: "There is no such experiment." };
+  if (!from.includes(found.status)) return { kind: "refused", reason: "wrong_status", text: `${text} (it is ${found.status}).` };
+  if (to.status === "running") {
+    const other = await runningOn(tx, found.entryPath);
+    if (other) return entryTaken(found.entryPath, other);
+  }
+  const [experiment] = await tx.update(experiments).set(to).where(eq(experiments.key, key)).returning();
+  forgetLiveExperiments();
+  return done(experiment);
+}
+
+export function startExperiment(tx: Queryable, key: string, now = new Date()): Promise<Change> {
+  return changeStatus(tx, key, ["draft"], { status: "running", startedAt: now }, "Only a draft can be started");
+}
+
+export function stopExperiment(tx: Queryable, key: string, now = new Date()): Promise<Change> {
+  return changeStatus(tx, key, ["running"], { status: "stopped", stoppedAt: now }, "Only a running test can be stopped");
+}
+
+/** One arm takes all traffic of the entry path from now on (a later test of the same entry takes precedence while it runs). */
+export async function shipExperiment(tx: Queryable, key: string, arm: number, now = new Date()): Promise<Change> {
+  const found = await findExperiment(tx, key);
+  if (found && !(Number.isInteger(arm) && arm >= 0 && arm < found.arms.length)) return { kind: "refused", reason: "bad_arm", text: "The experiment has no such arm." };
+  return changeStatus(tx, key, ["running", "stopped"], { status: "shipped", shippedArm: arm, stoppedAt: found?.stoppedAt ?? now }, "Only a running or stopped test can be shipped");
+}
+
+/**
+ * New weights for a draft. Once a test has started its weights are locked: moving a bucket
+ * boundary would move visitors who were already assigned to another arm.
+ */
+export async function changeWeights(tx: Queryable, key: string, weights: readonly number[]): Promise<Change> {
+  const found = await findExperiment(tx, key);
+  if (!found) return { kind: "refused", reason: "not_found", text: "There is no such experiment." };
+  if (found.status !== "draft") return { kind: "refused", reason: "locked", text: "The weights of a test that has started never change: stop it and start a new one." };
+  if (weights.length !== found.arms.length || weights.reduce((sum, weight) => sum + weight, 0) !== 100 || weights.some((weight) => !Number.isInteger(weight) || weight < 1)) {
+    return { kind: "refused", reason: "bad_arm", text: "Give every arm a whole weight; together they make 100." };
+  }
+  const arms: ExperimentArmRow[] = found.arms.map((arm, index) => ({ ...arm, weight: weights[index] ?? arm.weight }));
+  const [experiment] = await tx.update(experiments).set({ arms }).where(eq(experiments.key, key)).returning();
+  return done(experiment);
+}
+
+/** What the server needs to route an entry path: running tests, and shipped ones that no running test replaces. */
+export interface LiveExperiment {
+  key: string;
+  entryPath: string;
+  arms: readonly ExperimentArmRow[];
+  market: string | null;
+  status: "running" | "shipped";
+  shippedArm: number | null;
+}
+
+/** Live experiments by lower-case entry path. */
+export type LiveExperiments = ReadonlyMap<string, LiveExperiment>;
+
+export async function loadLiveExperiments(db: Queryable): Promise<LiveExperiments> {
+  const rows = await db
+    .select()
+    .from(experiments)
+    .where(sql`${experiments.status} in ('running', 'shipped')`)
+    .orderBy(desc(experiments.stoppedAt));
+  const live = new Map<string, LiveExperiment>();
+  for (const row of rows) {
+    const entry = row.entryPath.toLowerCase();
+    const current = live.get(entry);
+    // A running test wins over a shipped one; of shipped ones, the latest.
+    if (current && (current.status === "running" || row.status !== "running")) continue;
+    live.set(entry, { key: row.key, entryPath: row.entryPath, arms: row.arms, market: row.market, status: row.status as "running" | "shipped", shippedArm: row.shippedArm });
+  }
+  return live;
+}
+
+/** How long another instance's change may take to reach this one. */
+export const liveExperimentsMaxAgeMs = 2_000;
+let cached: { at: number; live: LiveExperiments } | null = null;
+let loading: Promise<LiveExperiments> | null = null;
+
+/** The live experiments, read again at most every two seconds (and at once after a change here). */
+export async function liveExperiments(db: Queryable, now = Date.now()): Promise<LiveExperiments> {
+  if (cached && now - cached.at < liveExperimentsMaxAgeMs) return cached.live;
+  loading ??= loadLiveExperiments(db)
+    .then((live) => {
+      cached = { at: Date.now(), live };
+      return live;
+    })
+    .finally(() => {
+      loading = null;
+    });
+  return loading;
+}
+
+export function forgetLiveExperiments(): void {
+  cached = null;
+}
+
+/** The step name under which assignments are counted, beside the funnel steps of page views. */
+export const exposureStep = "exposure";
+
+/** Counts for an arm, a day (UTC), a market and a step, added atomically (one by default). */
+export async function countForArm(db: Queryable, count: { key: string; arm: number; market: string; step: string; day?: string; amount?: number }, now = new Date()): Promise<void> {
+  const amount = count.amount ?? 1;
+  await db
+    .insert(experimentCounts)
+    .values({ experimentKey: count.key, arm: count.arm, day: count.day ?? utcDay(now), market: count.market, step: count.step, count: amount })
+    .onConflictDoUpdate({
+      target: [experimentCounts.experimentKey, experimentCounts.arm, experimentCounts.day, experimentCounts.market, experimentCounts.step],
+      set: { count: sql`${experimentCounts.count} + ${amount}` },
+    });
+}
+
+/**
+ * Assignments are added up in memory and written every half second (and when the store stops):
+ * one write per arm and market instead of one per visitor keeps the database off the redirect's
+ * path. A crash loses at most the last half second's counts.
+ */
+export const exposureFlushMs = 500;
+const pendingExposures = new Map<string, { key: string; arm: number; market: string; day: string; amount: number }>();
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+export function bufferExposure(db: Queryable, exposure: { key: string; arm: number; market: string }, now = new Date()): void {
+  const day = utcDay(now);
+  const id = `${exposure.key}\n${exposure.arm}\n${exposure.market}\n${day}`;
+  const pending = pendingExposures.get(id) ?? { ...exposure, day, amount: 0 };
+  pending.amount += 1;
+  pendingExposures.set(id, pending);
+  if (!flushTimer) {
+    flushTimer = setTimeout(() => {
+      flushExposures(db).catch((error: unknown) => console.error(error));
+    }, exposureFlushMs);
+    flushTimer.unref();
+  }
+}
+
+export async function flushExposures(db: Queryable): Promise<void> {
+  if (flushTimer) clearTimeout(flushTimer);
+  flushTimer = null;
+  const rows = [...pendingExposures.values()];
+  pendingExposures.clear();
+  for (const row of rows) await countForArm(db, { ...row, step: exposureStep });
+}

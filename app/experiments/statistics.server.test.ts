@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import reference from "./statistics-reference.json";
+import {
+  capPerGroup,
+  proportionSample,
+  quantile,
+  revenueSample,
+  sampleRatioCheck,
+  sequentialDifference,
+  sequentialRho,
+  verdictGate,
+} from "./statistics.server";
+
+// The reference numbers were computed independently with Python's math and statistics modules;
+// the fixture's `derivation` says how.
+const close = (actual: number | undefined, expected: number, digits = 9) => {
+  expect(actual).toBeDefined();
+  expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(Math.max(Math.abs(expected), 1e-12) * 10 ** -digits * 10);
+};
+
+describe("the sample-ratio check", () => {
+  it.each(reference.srm)("visitors $visitors for weights $weights", ({ visitors, weights, chiSquare, pValue, alert }) => {
+    const check = sampleRatioCheck(visitors, weights);
+    close(check.chiSquare, chiSquare);
+    close(check.pValue, pValue, 6);
+    expect(check.alert).toBe(alert);
+  });
+
+  it("has nothing to check without visitors", () => {
+    expect(sampleRatioCheck([0, 0], [50, 50])).toMatchObject({ pValue: 1, alert: false });
+  });
+});
+
+describe("the sequential interval of a difference", () => {
+  it("derives ρ from α = 0.05 and N = 5000 as GrowthBook does", () => {
+    close(sequentialRho(), reference.rho);
+  });
+
+  it.each(reference.proportions)("conversion $control.successes/$control.n against $arm.successes/$arm.n", ({ control, arm, difference, lower, upper }) => {
+    const interval = sequentialDifference(proportionSample(control.successes, control.n), proportionSample(arm.successes, arm.n));
+    close(interval?.difference, difference);
+    close(interval?.lower, lower);
+    close(interval?.upper, upper);
+  });
+
+  it.each(reference.revenue)("revenue per visitor", ({ control, arm, controlMean, controlVariance, armMean, armVariance, difference, lower, upper }) => {
+    const a = revenueSample(control.amounts, control.n);
+    const b = revenueSample(arm.amounts, arm.n);
+    close(a.mean, controlMean);
+    close(a.variance, controlVariance);
+    close(b.mean, armMean);
+    close(b.variance, armVariance);
+    const interval = sequentialDifference(a, b);
+    close(interval?.difference, difference);
+    close(interval?.lower, lower);
+    close(interval?.upper, upper);
+  });
+
+  it("is wider than the fixed-horizon interval at the same data (it pays for looking often)", () => {
+    const a = proportionSample(300, 10_000);
+    const b = proportionSample(360, 10_000);
+    const interval = sequentialDifference(a, b) ?? { lower: 0, upper: 0 };
+    const fixedHalfWidth = 1.959964 * Math.sqrt(a.variance / a.n + b.variance / b.n);
+    expect((interval.upper - interval.lower) / 2).toBeGreaterThan(fixedHalfWidth);
+  });
+
+  it("gives none while an arm has fewer than two visitors or nothing varies", () => {
+    expect(sequentialDifference(proportionSample(0, 1), proportionSample(1, 5))).toBeNull();
+    expect(sequentialDifference(proportionSample(0, 50), proportionSample(0, 50))).toBeNull();
+  });
+});
+
+describe("capping revenue", () => {
+  const values = [...Array.from({ length: 2500 }, (_, index) => ((index + 1) * 7919) % 10007), 1_000_000, 2_000_000, 5_000_000];
+
+  it("takes the 99.9th percentile by linear interpolation", () => {
+    close(quantile(values, reference.quantile.q) ?? undefined, reference.quantile.expected);
+  });
+
+  it("caps each market at its own percentile", () => {
+    const orders = [
+      ...values.map((amount) => ({ market: "DE", amount })),
+      { market: "SE", amount: 100 },
+      { market: "SE", amount: 200 },
+    ];
+    const capped = capPerGroup(orders, (order) => order.market, (order) => order.amount);
+    expect(Math.max(...capped.slice(0, values.length))).toBeCloseTo(reference.quantile.expected, 6);
+    // Two orders: the 99.9th percentile lies just below the larger one.
+    expect(capped.slice(values.length)).toEqual([100, 100 + 100 * 0.999]);
+  });
+});
+
+describe("no verdict too early", () => {
+  it.each([
+    [6.9, [40, 40], false],
+    [7, [29, 40], false],
+    [7, [30, 30], true],
+    [30, [30, 31, 45], true],
+  ] as const)("after %s days with %j orders: ready %s", (days, orders, ready) => {
+    expect(verdictGate(days, orders).ready).toBe(ready);
+  });
+});

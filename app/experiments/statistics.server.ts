@@ -1,0 +1,142 @@
+import jstat from "jstat";
+
+/**
+ * The statistics of a split test's report (docs/decisions/0028-split-tests.md): the sample-ratio
+ * check, GrowthBook's asymptotic confidence sequence for the difference of two means, revenue
+ * capping at a percentile, and when a verdict may be given. Distributions come from jstat.
+ */
+
+const { jStat } = jstat;
+
+/** The sample-ratio check alerts below this p-value, as GrowthBook, Statsig and Eppo do. */
+export const srmAlertBelow = 0.001;
+/** No verdict before this many days and this many orders in every arm. */
+export const minDaysForVerdict = 7;
+export const minOrdersPerArm = 30;
+/** Two-sided 95% sequences; GrowthBook's default tuning (where the sequence is tightest). */
+export const alpha = 0.05;
+export const sequentialTuning = 5000;
+/** Revenue per order is capped at this quantile, per market (GrowthBook's percentile capping). */
+export const capQuantile = 0.999;
+
+export interface SampleRatioCheck {
+  chiSquare: number;
+  degreesOfFreedom: number;
+  pValue: number;
+  alert: boolean;
+}
+
+/**
+ * Pearson's chi-square goodness of fit of the visitors per arm against the weights. With no
+ * visitors there is nothing to check: p = 1, no alert.
+ */
+export function sampleRatioCheck(visitors: readonly number[], weights: readonly number[]): SampleRatioCheck {
+  const total = visitors.reduce((sum, count) => sum + count, 0);
+  const weightTotal = weights.reduce((sum, weight) => sum + weight, 0);
+  const degreesOfFreedom = visitors.length - 1;
+  if (total === 0 || weightTotal <= 0 || degreesOfFreedom < 1) return { chiSquare: 0, degreesOfFreedom, pValue: 1, alert: false };
+  const chiSquare = visitors.reduce((sum, observed, index) => {
+    const expected = (total * (weights[index] ?? 0)) / weightTotal;
+    return expected > 0 ? sum + (observed - expected) ** 2 / expected : sum;
+  }, 0);
+  const pValue = Math.min(1, Math.max(0, 1 - jStat.chisquare.cdf(chiSquare, degreesOfFreedom)));
+  return { chiSquare, degreesOfFreedom, pValue, alert: pValue < srmAlertBelow };
+}
+
+/** A sample's summary: size, mean and (unbiased) variance per unit. */
+export interface Sample {
+  n: number;
+  mean: number;
+  variance: number;
+}
+
+/** Visitors who converted or not: a proportion's mean and its variance p(1 − p), as GrowthBook takes it. */
+export function proportionSample(successes: number, n: number): Sample {
+  const mean = n > 0 ? successes / n : 0;
+  return { n, mean, variance: mean * (1 - mean) };
+}
+
+/**
+ * Revenue per visitor: the given amounts (one per order) spread over n visitors, the others
+ * bringing nothing.
+ */
+export function revenueSample(amounts: readonly number[], n: number): Sample {
+  if (n <= 0) return { n: 0, mean: 0, variance: 0 };
+  const sum = amounts.reduce((total, amount) => total + amount, 0);
+  const squares = amounts.reduce((total, amount) => total + amount * amount, 0);
+  const mean = sum / n;
+  const variance = n > 1 ? Math.max(0, (squares - n * mean * mean) / (n - 1)) : 0;
+  return { n, mean, variance };
+}
+
+/** ρ of the normal mixture for a tuning N (Waudby-Smith et al., two-sided; GrowthBook's `sequential_rho`). */
+export function sequentialRho(level = alpha, tuning = sequentialTuning): number {
+  const logAlpha = Math.log(level);
+  return Math.sqrt((-2 * logAlpha + Math.log(-2 * logAlpha + 1)) / tuning);
+}
+
+/** Half-width of the asymptotic confidence sequence for a per-unit variance s2 after n units. */
+export function sequentialHalfWidth(s2: number, n: number, level = alpha, tuning = sequentialTuning): number {
+  const rho = sequentialRho(level, tuning);
+  const nRho = n * rho * rho + 1;
+  return Math.sqrt(s2) * Math.sqrt((2 * nRho * Math.log(Math.sqrt(nRho) / level)) / (n * rho) ** 2);
+}
+
+export interface Interval {
+  /** Arm's mean minus the control's. */
+  difference: number;
+  lower: number;
+  upper: number;
+}
+
+/**
+ * The arm's mean minus the control's, with an interval that holds at every look at once (an
+ * always-valid confidence sequence): looking every day does not make it lie more often. Null
+ * while one side has fewer than two units or no variance.
+ */
+export function sequentialDifference(control: Sample, arm: Sample, level = alpha, tuning = sequentialTuning): Interval | null {
+  if (control.n < 2 || arm.n < 2) return null;
+  const standardErrorSquared = control.variance / control.n + arm.variance / arm.n;
+  if (!(standardErrorSquared > 0)) return null;
+  const n = control.n + arm.n;
+  const halfWidth = sequentialHalfWidth(standardErrorSquared * n, n, level, tuning);
+  const difference = arm.mean - control.mean;
+  return { difference, lower: difference - halfWidth, upper: difference + halfWidth };
+}
+
+/** The q-quantile by linear interpolation between order statistics (Hyndman & Fan's type 7). */
+export function quantile(values: readonly number[], q: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  const low = sorted[below] ?? 0;
+  const high = sorted[Math.min(sorted.length - 1, below + 1)] ?? low;
+  return low + (high - low) * (position - below);
+}
+
+/** Each value capped at the group's quantile (one group per market), in the order given. */
+export function capPerGroup<T>(items: readonly T[], groupOf: (item: T) => string, valueOf: (item: T) => number, q = capQuantile): number[] {
+  const groups = new Map<string, number[]>();
+  for (const item of items) {
+    const values = groups.get(groupOf(item)) ?? [];
+    values.push(valueOf(item));
+    groups.set(groupOf(item), values);
+  }
+  const caps = new Map([...groups].map(([group, values]) => [group, quantile(values, q) ?? 0]));
+  return items.map((item) => Math.min(valueOf(item), caps.get(groupOf(item)) ?? Number.POSITIVE_INFINITY));
+}
+
+export interface VerdictGate {
+  ready: boolean;
+  /** Why there is no verdict yet, when there is none. */
+  reason: string | null;
+}
+
+/** A verdict only after 7 days and 30 orders in every arm. */
+export function verdictGate(days: number, ordersPerArm: readonly number[]): VerdictGate {
+  const fewest = Math.min(...ordersPerArm);
+  if (days < minDaysForVerdict) return { ready: false, reason: `No verdict before ${minDaysForVerdict} days; the test has run ${Math.floor(days)}.` };
+  if (!(fewest >= minOrdersPerArm)) return { ready: false, reason: `No verdict before ${minOrdersPerArm} orders in every arm; the fewest is ${fewest}.` };
+  return { ready: true, reason: null };
+}

@@ -1,0 +1,64 @@
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { splitTests, type RouteExperiment } from "./split-tests";
+
+/** What the server's step hands the app, and how it answers; the app's decisions have their own tests. */
+describe("splitTests", () => {
+  const asked: { method: string; pathname: string; search: string; geo: string; secure: boolean; cookie: string | undefined }[] = [];
+  const route: RouteExperiment = async (request) => {
+    asked.push({ method: request.method, pathname: request.pathname, search: request.search, geo: request.geoMarket(), secure: request.secure, cookie: request.header("cookie") });
+    if (request.pathname === "/broken") throw new Error("the database is away");
+    if (request.pathname !== "/offer") return null;
+    return { location: `/offer2${request.search}${request.search ? "&" : "?"}xp=abcdefgh.1`, cookies: ["vitanor_xp=abcdefgh.1; Path=/"] };
+  };
+  let base = "";
+  let server: ReturnType<express.Express["listen"]>;
+  beforeAll(async () => {
+    const app = express();
+    app.use(splitTests(route, (pathname) => (pathname === "/offer" ? { route: "offer", geo: "FR", geoHeaders: [] } : undefined), true));
+    app.use((req, res) => {
+      res.send(`reached ${req.method} ${req.path}`);
+    });
+    server = app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.close();
+  });
+
+  it("answers an entry with the app's redirect, its cookie and no-store, the query as sent", async () => {
+    const response = await fetch(`${base}/offer?src=v%202&b=1`, { redirect: "manual", headers: { cookie: "vitanor_consent=granted" } });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/offer2?src=v%202&b=1&xp=abcdefgh.1");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("set-cookie")).toBe("vitanor_xp=abcdefgh.1; Path=/");
+    expect(asked.at(-1)).toEqual({ method: "GET", pathname: "/offer", search: "?src=v%202&b=1", geo: "FR", secure: true, cookie: "vitanor_consent=granted" });
+  });
+
+  it.each([
+    ["GET", "/take", "reached GET /take"],
+    ["GET", "/offer.data", "reached GET /offer.data"],
+    ["GET", "/assets/app.js", "reached GET /assets/app.js"],
+    ["POST", "/offer", "reached POST /offer"],
+  ])("passes %s %s on", async (method, path, body) => {
+    const response = await fetch(`${base}${path}`, { method, redirect: "manual" });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(body);
+  });
+
+  it("serves the page as usual when the app cannot look the tests up", async () => {
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (error: unknown) => errors.push(error);
+    try {
+      const response = await fetch(`${base}/broken`, { redirect: "manual" });
+      expect(await response.text()).toBe("reached GET /broken");
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toHaveLength(1);
+  });
+});

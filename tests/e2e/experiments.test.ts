@@ -1,0 +1,228 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seriousViolations } from "./support/axe";
+import { addOperator, logIn } from "./support/back-office";
+import { fillContact, payByCard } from "./support/buyer";
+import { launchChromium } from "./support/chromium";
+import { startServer, type RunningServer } from "./support/server";
+
+/**
+ * A split test as an operator runs it (DESIGN §18): an owner starts `/offer` against `/offer2` in
+ * the back office, visitors are split by the server's redirect, a buyer's arm survives to the
+ * thank-you page and the order counts for it, and shipping sends everyone to the winner.
+ */
+
+const ownerPassword = "owner password 1234";
+const supportPassword = "support password 1234";
+/** A person's browser: headless Chromium says so in its user agent, and crawlers get the control. */
+const personAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
+const crawlerAgent = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
+const databaseKinds = process.env.TEST_DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
+
+async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? "";
+  const name = `experiments_${randomBytes(5).toString("hex")}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+describe.each(databaseKinds)("split tests on %s", (kind) => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let server: RunningServer;
+  let browser: Browser;
+  let database: { url: string; drop(): Promise<void> } | undefined;
+  let key = "";
+  const assigned = new Map<string, number>();
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "storefront-experiments-"));
+    database = kind === "postgres" ? await createPostgresDatabase() : undefined;
+    env = { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) };
+    // The embedded database takes one process at a time: operators are added before the server starts.
+    expect(addOperator(env, "owner@example.com", "owner", ownerPassword).status).toBe(0);
+    expect(addOperator(env, "support@example.com", "support", supportPassword).status).toBe(0);
+    server = await startServer(env);
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function newPage(userAgent?: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, ...(userAgent ? { userAgent } : {}) });
+    return context.newPage();
+  }
+
+  const visit = (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { redirect: "manual", headers: { "user-agent": personAgent, ...headers } });
+
+  it("lets an owner start a test of /offer against /offer2, refusing bad input with its reason", { timeout: 90_000 }, async () => {
+    const page = await newPage();
+    await logIn(page, server.url, "owner@example.com", ownerPassword);
+    await page.waitForURL(`${server.url}/admin/orders`);
+    await page.goto(`${server.url}/admin/experiments`);
+    await page.locator('input[name="name"]').fill("Offer against the advertorial");
+    await page.locator('input[name="entry"]').fill("/offer");
+    const paths = page.locator('input[name="armPath"]');
+    const weights = page.locator('input[name="armWeight"]');
+    await paths.nth(0).fill("/offer");
+    await weights.nth(0).fill("50");
+    await paths.nth(1).fill("/offer2");
+    await weights.nth(1).fill("40");
+    await page.getByTestId("experiment-start").click();
+    expect(await page.getByTestId("experiment-errors").textContent()).toContain("The weights add up to 90, not 100.");
+    // The form keeps what was typed.
+    await page.locator('input[name="armWeight"]').nth(1).fill("50");
+    await page.getByTestId("experiment-start").click();
+    await page.waitForURL(/\/admin\/experiments\/[a-z0-9]{8}\?done=started$/);
+    key = /experiments\/([a-z0-9]{8})/.exec(page.url())?.[1] ?? "";
+    expect(await page.getByTestId("experiment-status").textContent()).toBe("Running");
+    expect(await page.getByTestId("experiment-arm").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-arm")))).toEqual(["/offer", "/offer2"]);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A second test of the same entry path is refused while this one runs.
+    await page.goto(`${server.url}/admin/experiments`);
+    await page.locator('input[name="name"]').fill("Another");
+    await page.locator('input[name="armPath"]').nth(1).fill("/take2");
+    await page.getByTestId("experiment-start").click();
+    expect(await page.getByTestId("experiment-errors").textContent()).toContain('/offer is already under test in "Offer against the advertorial"');
+    await page.context().close();
+
+    // Support reads the test and cannot change it.
+    const support = await newPage();
+    await logIn(support, server.url, "support@example.com", supportPassword);
+    await support.waitForURL(`${server.url}/admin/orders`);
+    await support.goto(`${server.url}/admin/experiments/${key}`);
+    expect(await support.getByTestId("experiment-ship").count()).toBe(0);
+    const refused = await support.request.post(`${server.url}/admin/experiments/${key}/stop`, { headers: { origin: server.url } });
+    expect(refused.status()).toBe(403);
+    await support.context().close();
+  });
+
+  it("splits visitors with one redirect for every arm, with and without a locale, keeping the query, and no cookie before consent", async () => {
+    for (let visitor = 0; visitor < 120; visitor++) {
+      const path = visitor % 2 === 0 ? "/offer/fr?src=ad7&utm_source=mail" : "/offer?src=ad7";
+      const response = await visit(path);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(response.headers.get("set-cookie")).toBeNull();
+      const location = response.headers.get("location") ?? "";
+      const match = new RegExp(`^/(offer2?)(/fr)?\\?src=ad7(&utm_source=mail)?&xp=${key}\\.([01])$`).exec(location);
+      expect(match, location).not.toBeNull();
+      expect(match?.[1]).toBe(match?.[4] === "0" ? "offer" : "offer2");
+      expect(Boolean(match?.[2])).toBe(visitor % 2 === 0);
+      assigned.set(match?.[4] ?? "", (assigned.get(match?.[4] ?? "") ?? 0) + 1);
+    }
+    expect(assigned.get("0")).toBeGreaterThan(30);
+    expect(assigned.get("1")).toBeGreaterThan(30);
+
+    // Carrying its arm, the page is served as it is; a crawler gets the control's page, uncounted.
+    const served = await visit(`/offer2/fr?xp=${key}.1`);
+    expect(served.status).toBe(200);
+    const control = await visit(`/offer/fr?xp=${key}.0`);
+    expect(control.status).toBe(200);
+    expect((await visit("/offer/fr", { "user-agent": crawlerAgent })).status).toBe(200);
+    // After consent the arm is kept in a first-party cookie and a return visit gets the same arm.
+    const consented = await visit("/offer/fr", { cookie: "vitanor_consent=granted" });
+    const cookie = consented.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(new RegExp(`^vitanor_xp=${key}\\.[01]; Max-Age=\\d+; Path=/; HttpOnly; SameSite=Lax$`));
+    const arm = /\.([01]);/.exec(cookie)?.[1] ?? "";
+    assigned.set(arm, (assigned.get(arm) ?? 0) + 1);
+    for (let again = 0; again < 5; again++) {
+      const back = await visit("/offer/fr", { cookie: `vitanor_consent=granted; ${cookie.split(";")[0] ?? ""}` });
+      expect(back.headers.get("location")).toBe(`${arm === "0" ? "/offer" : "/offer2"}/fr?xp=${key}.${arm}`);
+    }
+  });
+
+  it("keeps a buyer's arm to the thank-you page and counts the order for it", { timeout: 120_000 }, async () => {
+    const person = await newPage(personAgent);
+    await person.goto(`${server.url}/offer/fr?src=ad7`);
+    await person.waitForSelector("html[data-hydrated]");
+    const xp = new URL(person.url()).searchParams.get("xp") ?? "";
+    expect(xp).toMatch(new RegExp(`^${key}\\.[01]$`));
+    const arm = xp.slice(-1);
+    assigned.set(arm, (assigned.get(arm) ?? 0) + 1);
+    const armPath = arm === "0" ? "/offer" : "/offer2";
+    expect(new URL(person.url()).pathname).toBe(`${armPath}/fr`);
+    await person.getByTestId("product-card").first().getByRole("link").click();
+    await person.waitForURL(new RegExp(`/checkout/fr\\?.*xp=${key}\\.${arm}`));
+    await fillContact(person);
+    await payByCard(person, "4242 4242 4242 4242");
+    await person.waitForURL(/\/upsell\/fr\?/);
+    await person.getByTestId("upsell-decline").click();
+    await person.waitForURL(/\/upsellMind\/fr\?/);
+    await person.getByTestId("upsell-decline").click();
+    await person.waitForURL(/\/thankyou\/fr\?/);
+    expect(new URL(person.url()).searchParams.get("xp")).toBe(xp);
+    expect(await person.getByTestId("order-number").textContent()).toMatch(/^VN-/);
+    await person.context().close();
+
+    const admin = await newPage();
+    await logIn(admin, server.url, "owner@example.com", ownerPassword);
+    await admin.waitForURL(`${server.url}/admin/orders`);
+    await admin.goto(`${server.url}/admin/experiments/${key}`);
+    const row = (path: string) => admin.locator(`[data-testid="experiment-arm"][data-arm="${path}"]`);
+    // Exposures are counted as they are made; the count may trail the redirect by a moment.
+    await expect.poll(async () => {
+      await admin.reload();
+      return [await row("/offer").getByTestId("arm-visitors").textContent(), await row("/offer2").getByTestId("arm-visitors").textContent()];
+    }).toEqual([String(assigned.get("0") ?? 0), String(assigned.get("1") ?? 0)]);
+    expect(await row(armPath).getByTestId("arm-orders").textContent()).toBe("1");
+    expect(await row(arm === "0" ? "/offer2" : "/offer").getByTestId("arm-orders").textContent()).toBe("0");
+    expect(await admin.getByTestId("experiment-srm").count()).toBe(0);
+    expect(await seriousViolations(admin)).toEqual([]);
+
+    // The funnel report offers the running test's arms as a filter.
+    await admin.goto(`${server.url}/admin/report?test=1&arm=${key}.${arm}`);
+    expect(await admin.getByTestId("report-arm").inputValue()).toBe(`${key}.${arm}`);
+    await admin.context().close();
+  });
+
+  it("ships the winner after a confirmation, and then sends everyone there", { timeout: 60_000 }, async () => {
+    const admin = await newPage();
+    await logIn(admin, server.url, "owner@example.com", ownerPassword);
+    await admin.waitForURL(`${server.url}/admin/orders`);
+    await admin.goto(`${server.url}/admin/experiments/${key}`);
+    await admin.locator('[data-testid="experiment-arm"][data-arm="/offer2"]').getByTestId("experiment-ship").click();
+    // No verdict before 7 days and 30 orders per arm: shipping asks first.
+    expect(await admin.locator("h1").textContent()).toBe("Ship /offer2 before a verdict?");
+    await admin.getByTestId("experiment-ship-confirm").click();
+    await admin.waitForURL(/done=shipped/);
+    expect(await admin.getByTestId("experiment-status").textContent()).toBe("Shipped");
+    await admin.goto(`${server.url}/admin/orders`);
+    await admin.context().close();
+
+    for (const [path, location] of [
+      ["/offer/fr?src=ad7", "/offer2/fr?src=ad7"],
+      ["/offer", "/offer2"],
+      [`/offer/fr?xp=${key}.0`, "/offer2/fr"],
+    ] as const) {
+      const response = await visit(path);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe(location);
+    }
+    expect((await visit("/offer/fr", { "user-agent": crawlerAgent })).headers.get("location")).toBe("/offer2/fr");
+  });
+});
