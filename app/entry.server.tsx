@@ -17,7 +17,7 @@ export { seedStore } from "./platform/seed-store.server";
 export { rendersOwnOrder } from "./orders/order-page.server";
 export { geoPageOf } from "./market/geo-page.server";
 export { handleAdminRequest } from "./admin/admin-handler.server";
-export { addOperatorFromCommandLine } from "./platform/operator-command.server";
+export { addFileFromCommandLine, addOperatorFromCommandLine } from "./platform/operator-command.server";
 export { preflightFromCommandLine } from "./platform/preflight-command.server";
 
 export const streamTimeout = 5_000;

@@ -11,6 +11,7 @@ import { createPayPalProvider } from "../payments/paypal/paypal-provider.server"
 import type { PaymentProvider } from "../payments/provider";
 import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { openFileStorage, type FileStorage } from "../downloads/storage.server";
 import { readCommerceSettings, type CommerceSettings } from "./commerce-settings";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
 
@@ -30,6 +31,8 @@ export interface Store {
   orderCookie: Cookie;
   mail: MailTransport;
   outbox: OutboxWorker;
+  /** Where digital products' files live (DATA_DIR/files, or S3_URL's bucket). */
+  files: FileStorage;
   close(): Promise<void>;
 }
 
@@ -53,15 +56,16 @@ export async function startStore(env: Record<string, string | undefined> = proce
     }
   }
   const signingKey = await loadSigningKey(database.db);
+  const files = await openFileStorage({ s3: settings.downloads.s3, dataDir: settings.dataDir });
   const mail = createMailTransport(settings.smtpUrl, join(settings.dataDir, "mail"));
   const outbox = startOutboxWorker(database.db, async (row) => {
-    const message = await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl, signingKey });
+    const message = await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl, signingKey, downloads: settings.downloads });
     if (!message) return { dropped: "Not sent: nothing left to send by the time it was due" };
     await mail.send(message);
     return { sent: true };
   });
   console.log(
-    `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}`,
+    `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}; digital files: ${files.description}`,
   );
   if ((await operatorCount(database.db)) === 0) {
     const command = "npm run admin -- add-user you@example.com --role owner";
@@ -87,9 +91,11 @@ export async function startStore(env: Record<string, string | undefined> = proce
     orderCookie: createOrderCookie(signingKey),
     mail,
     outbox,
+    files,
     async close() {
       await outbox.stop();
       mail.close();
+      files.close();
       await database.close();
       current = undefined;
     },
