@@ -47,8 +47,9 @@ export function filesystemStorage(root: string): FileStorage {
       await rename(partial, target);
     },
     async size(key) {
+      const path = pathOf(key);
       try {
-        return (await stat(pathOf(key))).size;
+        return (await stat(path)).size;
       } catch {
         return null;
       }
@@ -72,6 +73,10 @@ export async function s3Storage(settings: S3Settings): Promise<FileStorage> {
     // Path-style addressing works with every S3-compatible service, and with AWS itself.
     forcePathStyle: true,
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+    // Checksums only where S3 requires them: the SDK's default sends uploads in the aws-chunked
+    // encoding, which several S3-compatible services store as it arrives, framing included.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
   });
   const Bucket = settings.bucket;
   return {
