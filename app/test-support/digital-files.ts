@@ -2,7 +2,10 @@ import { crc32 } from "node:zlib";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Database } from "../db/database.server";
+import { issueDownloadLinks, startDownload } from "../downloads/links.server";
 import { testDeliveryPdf } from "../downloads/test-delivery.server";
+import type { Order } from "../orders/order-records.server";
 
 /** Small files of each deliverable type, made here so that the tests need no binary fixtures. */
 
@@ -71,4 +74,13 @@ export async function scratchFolder(): Promise<{ dir: string; write(name: string
     },
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/** The buyer downloads each digital item of the order once (the test-mode PDF unless a file is stored). */
+export async function downloadDigitalItems(db: Database, order: Order, { reviewDelayDays = 7 } = {}): Promise<void> {
+  const links = await issueDownloadLinks(db, order, { linkDays: 30, linkMaxDownloads: 10 });
+  for (const { link } of links) {
+    const started = await startDownload(db, link.id, { resumesAt: 0, reviewDelayDays, fileId: null });
+    if (started.kind !== "ok") throw new Error(`The download of ${link.id} was refused: ${started.state}`);
+  }
 }
