@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sampleFiles } from "../test-support/digital-files";
-import { bufferSource, sniffFile } from "./file-types";
+import { bufferSource, deliverableTypes, sniffFile } from "./file-types";
 
 const cut = (bytes: Buffer, keep: number) => bytes.subarray(0, keep);
 
@@ -11,8 +11,9 @@ describe("judging an upload by its content", () => {
     ["zip", "application/zip"],
     ["mp3", "audio/mpeg"],
     ["m4a", "audio/mp4"],
-  ] as const)("takes a whole %s", async (type) => {
+  ] as const)("takes a whole %s as %s", async (type, contentType) => {
     expect(await sniffFile(bufferSource(await sampleFiles[type]()))).toEqual({ kind: "ok", type });
+    expect(deliverableTypes[type].contentType).toBe(contentType);
   });
 
   it.each<[string, () => Promise<Buffer>, string]>([
