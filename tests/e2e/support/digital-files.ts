@@ -1,0 +1,17 @@
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+
+/** Stores a product's file the way the README says, through `npm run admin -- add-file`. */
+export function addFile(env: Record<string, string>, productId: string, path: string, locale?: string) {
+  return spawnSync(process.execPath, ["scripts/admin.mjs", "add-file", productId, path, ...(locale ? ["--locale", locale] : [])], { env: { ...process.env, ...env }, encoding: "utf8" });
+}
+
+/** A PDF as the upload check sees one (its signature and its end marker) around random bytes, so that a copy can be told apart. */
+export function randomPdf(bytes: number): Buffer {
+  return Buffer.concat([Buffer.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "latin1"), randomBytes(bytes), Buffer.from("\n%%EOF\n")]);
+}
+
+/** The download links an e-mail carries, as paths on the store (the e-mail's origin is PUBLIC_URL's). */
+export function downloadPathsIn(mail: string): string[] {
+  return [...mail.matchAll(/https?:\/\/[^\s/]+(\/download\/[A-Za-z0-9._-]+)/g)].map((match) => match[1] ?? "");
+}
