@@ -16,6 +16,7 @@ import { addDigitalFile, currentFile, filesByProduct, productsWithoutFile } from
 import { burstLimit, handleDownload, parseRange, type DownloadContext } from "./download-handler.server";
 import { downloadToken, issueDownloadLinks, linkIdOf, linksOfOrder, reissueDownloadLinks, type LinkLimits } from "./links.server";
 import { filesystemStorage, type FileStorage } from "./storage.server";
+import { composeMail } from "../mail/compose.server";
 
 const key = "a-test-signing-key-of-enough-length";
 const limits: LinkLimits = { linkDays: 30, linkMaxDownloads: 3 };
@@ -312,5 +313,23 @@ describe.each(databaseKinds)("delivery without an uploaded file on %s", (kind) =
     const refused = await handleDownload(new Request(`http://store.test/download/${realToken}`), realToken, context);
     expect(refused.status).toBe(503);
     expect(await refused.text()).toContain('data-reason="unavailable"');
+  });
+});
+
+describe("the confirmation e-mail of an order with digital items", () => {
+  const database = useTestDatabase("pglite");
+
+  it("carries one download link per digital item, with when and how often the links work", async () => {
+    const db = database.db;
+    const { order } = await paidTestOrder(db, { upsells: ["ebook-1", "mind-1"] });
+    const [row] = await db.select().from(outbox).where(and(eq(outbox.orderId, order.id), eq(outbox.kind, "order-confirmation")));
+    if (!row) throw new Error("no confirmation queued");
+    const mail = await composeMail(row, { db, from: "Store <shop@example.com>", publicUrl: "https://shop.example", signingKey: key, downloads: limits });
+    const links = [...(mail?.text ?? "").matchAll(/https:\/\/shop\.example\/download\/([^\s]+)/g)].map((match) => match[1] ?? "");
+    expect(links).toHaveLength(2);
+    for (const token of links) expect(linkIdOf(key, token)).not.toBeNull();
+    expect(mail?.text).toContain("IHRE DOWNLOADS");
+    expect(mail?.text).toContain("Digitaler Artikel (Download-Link)");
+    expect(mail?.text).toMatch(/Jeder Link funktioniert bis .* und für 3 Downloads\./);
   });
 });

@@ -114,6 +114,7 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
 
     // The browser saves the file the link gives: byte for byte the one stored.
     const [download] = await Promise.all([page.waitForEvent("download"), links.first().click()]);
+    console.log("DEBUG", download.suggestedFilename(), (await readFile(await download.path())).length, ebook.length, server.output().slice(-3000));
     expect(download.suggestedFilename()).toBe("vitanor-everyday-recipes-ebook.pdf");
     expect((await readFile(await download.path())).equals(ebook)).toBe(true);
 
