@@ -8,7 +8,9 @@
  * the back office with 10,000 orders); the upsell accept time; the server's peak memory. Prints
  * tables, writes `bench-results/bench.json`, compares with the previous run (or `--compare
  * file.json`) and says which budgets hold. Figures, never test assertions. `--no-build` reuses the
- * current build; `--quick` skips Lighthouse and the load test.
+ * current build; `--quick` skips Lighthouse and the load test. `--downloads` measures digital
+ * delivery alone (a 50 MB file through the store from the filesystem and from S3, and the server's
+ * memory with 20 downloads at once) and writes `bench-results/downloads.json`.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { chromiumPath } from "../tests/e2e/support/chromium";
 import { startServer, type RunningServer } from "../tests/e2e/support/server";
 import { backOfficeOnPostgres } from "./bench-back-office";
+import { downloadBench } from "./bench-downloads";
 import { compareWithPrevious } from "./bench-compare";
 import { loadMatrix, loadRatios, rawAnswer } from "./bench-load";
 import { benchServerEnv, orderLoad, upsellAcceptTimes } from "./bench-orders";
@@ -28,7 +31,7 @@ import { benchServerEnv, orderLoad, upsellAcceptTimes } from "./bench-orders";
 const root = new URL("..", import.meta.url).pathname;
 const clientDir = join(root, "build", "client");
 const { values: options } = parseArgs({
-  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, compare: { type: "string" } },
+  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, downloads: { type: "boolean", default: false }, compare: { type: "string" } },
 });
 const resultsFile = join(root, "bench-results", "bench.json");
 // The previous run to compare with: the one named, or the last one written here.
@@ -136,6 +139,13 @@ async function ordersOnPostgres() {
 }
 
 const buildSeconds = options["no-build"] ? null : +build().toFixed(1);
+if (options.downloads) {
+  const figures = await downloadBench();
+  console.table(figures);
+  mkdirSync(join(root, "bench-results"), { recursive: true });
+  writeFileSync(join(root, "bench-results", "downloads.json"), `${JSON.stringify(figures, null, 2)}\n`);
+  process.exit(0);
+}
 const server = await startServer(benchServerEnv);
 const chrome = options.quick
   ? undefined

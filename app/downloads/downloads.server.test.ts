@@ -17,6 +17,9 @@ import { burstLimit, handleDownload, parseRange, type DownloadContext } from "./
 import { downloadToken, issueDownloadLinks, linkIdOf, linksOfOrder, reissueDownloadLinks, type LinkLimits } from "./links.server";
 import { filesystemStorage, type FileStorage } from "./storage.server";
 import { composeMail } from "../mail/compose.server";
+import { formatMessage, mailTextsFor } from "../mail/mail-texts.server";
+import { localeCodes } from "../market/markets";
+import { commerceTextsFor } from "../orders/commerce-texts.server";
 
 const key = "a-test-signing-key-of-enough-length";
 const limits: LinkLimits = { linkDays: 30, linkMaxDownloads: 3 };
@@ -331,5 +334,15 @@ describe("the confirmation e-mail of an order with digital items", () => {
     expect(mail?.text).toContain("IHRE DOWNLOADS");
     expect(mail?.text).toContain("Digitaler Artikel (Download-Link)");
     expect(mail?.text).toMatch(/Jeder Link funktioniert bis .* und für 3 Downloads\./);
+  });
+});
+
+describe("download texts", () => {
+  it.each(localeCodes.map((locale) => [locale]))("%s: every message formats", (locale) => {
+    const mail = mailTextsFor(locale);
+    const order = commerceTextsFor(locale).order;
+    const values = { date: "1 January 2027", downloads: 10, product: "Product", email: "service@example.com", number: "VN-TEST-0001" };
+    const messages = [mail.orderConfirmation.downloadNote, mail.orderConfirmation.downloadLink, ...Object.values(mail.downloadLinks), ...Object.values(mail.downloadPage), order.downloadNote, order.downloadLink];
+    for (const message of messages) expect(formatMessage(message, "en-GB", values)).not.toMatch(/[{}]/);
   });
 });
