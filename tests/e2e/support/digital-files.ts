@@ -11,7 +11,7 @@ export function randomPdf(bytes: number): Buffer {
   return Buffer.concat([Buffer.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "latin1"), randomBytes(bytes), Buffer.from("\n%%EOF\n")]);
 }
 
-/** The download links an e-mail carries, as paths on the store (the e-mail's origin is PUBLIC_URL's). */
+/** The download links an e-mail carries (in its HTML and its text part), once each, as paths on the store (the e-mail's origin is PUBLIC_URL's). */
 export function downloadPathsIn(mail: string): string[] {
-  return [...mail.matchAll(/https?:\/\/[^\s/]+(\/download\/[A-Za-z0-9._-]+)/g)].map((match) => match[1] ?? "");
+  return [...new Set([...mail.matchAll(/https?:\/\/[^\s/"]+(\/download\/[A-Za-z0-9._-]+)/g)].map((match) => match[1] ?? ""))];
 }
