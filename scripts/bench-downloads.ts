@@ -64,7 +64,7 @@ async function measure(storage: "filesystem" | "s3"): Promise<DownloadFigures> {
   try {
     const file = join(dataDir, "ebook.pdf");
     await writeFile(file, randomPdf(fileBytes - 32));
-    const stored = addFile(env, "ebook", file);
+    const stored = await addFile(env, "ebook", file);
     if (stored.status !== 0) throw new Error(`add-file failed: ${stored.stderr}`);
     server = await startServer({ ...env, ...benchServerEnv });
     // One link for the timed downloads, two for the 20 at once (a link takes 20 requests a minute).

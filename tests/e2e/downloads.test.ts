@@ -73,12 +73,12 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     const cut = join(dataDir, "recipes-cut.pdf");
     await writeFile(cut, ebook.subarray(0, 1000));
 
-    const refused = addFile(env, "ebook", fake);
+    const refused = await addFile(env, "ebook", fake);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain("not a PDF, EPUB, MP3, M4A or ZIP file");
-    expect(addFile(env, "ebook", cut).stderr).toContain("cut off");
-    expect(addFile(env, "shape", good).stderr).toContain("no digital product 'shape'");
-    const stored = addFile(env, "ebook", good);
+    expect((await addFile(env, "ebook", cut)).stderr).toContain("cut off");
+    expect((await addFile(env, "shape", good)).stderr).toContain("no digital product 'shape'");
+    const stored = await addFile(env, "ebook", good);
     expect(stored.stderr).toBe("");
     expect(stored.stdout).toMatch(/Stored application\/pdf \(300\d+ bytes\) as version 1 of ebook/);
     expect(addOperator(env, "owner@example.com", "owner", ownerPassword).status).toBe(0);

@@ -136,7 +136,7 @@ describe("live mode with Stripe", () => {
     for (const productId of ["ebook", "mind"]) {
       const path = join(dataDir, `${productId}.pdf`);
       await writeFile(path, randomPdf(1000));
-      expect(addFile({ DATA_DIR: dataDir }, productId, path).status).toBe(0);
+      expect((await addFile({ DATA_DIR: dataDir }, productId, path)).status).toBe(0);
     }
     const server = await startServer({ DATA_DIR: dataDir, STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, ...stripeSettings(stripe, "live") });
     try {

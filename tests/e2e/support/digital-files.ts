@@ -1,9 +1,20 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 
-/** Stores a product's file the way the README says, through `npm run admin -- add-file`. */
-export function addFile(env: Record<string, string>, productId: string, path: string, locale?: string) {
-  return spawnSync(process.execPath, ["scripts/admin.mjs", "add-file", productId, path, ...(locale ? ["--locale", locale] : [])], { env: { ...process.env, ...env }, encoding: "utf8" });
+/**
+ * Stores a product's file the way the README says, through `npm run admin -- add-file`. It runs
+ * beside this process, not blocking it: a local S3 in this process must answer it.
+ */
+export function addFile(env: Record<string, string>, productId: string, path: string, locale?: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["scripts/admin.mjs", "add-file", productId, path, ...(locale ? ["--locale", locale] : [])], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /** A PDF as the upload check sees one (its signature and its end marker) around random bytes, so that a copy can be told apart. */
