@@ -81,6 +81,46 @@ async function deliverable(context: DownloadContext, order: typeof orders.$infer
   };
 }
 
+/**
+ * The file as a web stream that reads a piece only when the client has taken the last one, so a
+ * download holds a few hundred KB however large the file; `done` gets the bytes sent, also when
+ * the client went away.
+ */
+function pulled(stream: Readable, done: (sent: number) => void): ReadableStream<Uint8Array> {
+  const pieces = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let sent = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done(sent);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const piece = await pieces.next();
+          if (piece.done) {
+            controller.close();
+            finish();
+            return;
+          }
+          sent += piece.value.length;
+          controller.enqueue(new Uint8Array(piece.value.buffer, piece.value.byteOffset, piece.value.length));
+        } catch (error) {
+          finish();
+          controller.error(error);
+        }
+      },
+      cancel() {
+        stream.destroy();
+        finish();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 const contentDisposition = (fileName: string) => `attachment; filename="${fileName.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 
 export async function handleDownload(request: Request, token: string, context: DownloadContext): Promise<Response> {
@@ -134,12 +174,8 @@ export async function handleDownload(request: Request, token: string, context: D
     await finishDownload(context.db, started.downloadId, 0);
     return refuse("unavailable");
   }
-  let sent = 0;
-  stream.on("data", (chunk: Buffer) => {
-    sent += chunk.length;
+  return new Response(pulled(stream, (sent) => finishDownload(context.db, started.downloadId, sent).catch((error: unknown) => console.error(`Download ${started.downloadId} was not updated`, error))), {
+    status: range ? 206 : 200,
+    headers,
   });
-  stream.once("close", () => {
-    finishDownload(context.db, started.downloadId, sent).catch((error: unknown) => console.error(`Download ${started.downloadId} was not updated`, error));
-  });
-  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status: range ? 206 : 200, headers });
 }
