@@ -17,6 +17,7 @@ const layers = [
   ["reviews"],
   ["orders"],
   ["parcels"],
+  ["downloads"],
   ["emails"],
   // The running store as pages read it.
   ["store"],

@@ -12,13 +12,13 @@ import { stripModulePreloads } from "./platform/strip-module-preloads";
 export { checkStartupSettings } from "./store/settings.server";
 export { startStore, stopStore } from "./composition/start-store.server";
 export { checkDatabase } from "./composition/health.server";
-export { sharedHitCounter } from "./composition/rate-limits.server";
+export { sharedHitCounter } from "./composition/shared-hit-counter.server";
 export { seedStore } from "./composition/seed-store.server";
 export { rendersOwnOrder } from "./upsells/order-page.server";
 export { geoPageOf } from "./funnel/geo-page.server";
 export { handleAdminRequest } from "./admin/admin-handler.server";
 export { routeExperiment } from "./experiments/routing.server";
-export { addOperatorFromCommandLine } from "./composition/operator-command.server";
+export { addFileFromCommandLine, addOperatorFromCommandLine } from "./composition/operator-command.server";
 export { preflightFromCommandLine } from "./composition/preflight-command.server";
 
 export const streamTimeout = 5_000;

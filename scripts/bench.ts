@@ -9,7 +9,9 @@
  * tables, writes `bench-results/bench.json`, compares with the previous run (or `--compare
  * file.json`) and says which budgets hold. Figures, never test assertions. `--no-build` reuses the
  * current build; `--quick` skips Lighthouse and the load test; `--experiments` measures only the
- * cost of a split test's assignment on entry requests (scripts/bench-experiments.ts).
+ * cost of a split test's assignment on entry requests (scripts/bench-experiments.ts). `--downloads`
+ * measures digital delivery alone (a 50 MB file through the store from the filesystem and from S3,
+ * and the server's memory with 20 downloads at once) and writes `bench-results/downloads.json`.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,6 +25,7 @@ import { chromiumPath } from "../tests/e2e/support/chromium";
 import { startServer, type RunningServer } from "../tests/e2e/support/server";
 import { backOfficeOnPostgres } from "./bench-back-office";
 import { assignmentCost } from "./bench-experiments";
+import { downloadBench } from "./bench-downloads";
 import { compareWithPrevious } from "./bench-compare";
 import { loadMatrix, loadRatios, rawAnswer } from "./bench-load";
 import { benchServerEnv, orderLoad, upsellAcceptTimes } from "./bench-orders";
@@ -30,7 +33,7 @@ import { benchServerEnv, orderLoad, upsellAcceptTimes } from "./bench-orders";
 const root = new URL("..", import.meta.url).pathname;
 const clientDir = join(root, "build", "client");
 const { values: options } = parseArgs({
-  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, experiments: { type: "boolean", default: false }, compare: { type: "string" } },
+  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, experiments: { type: "boolean", default: false }, downloads: { type: "boolean", default: false }, compare: { type: "string" } },
 });
 const resultsFile = join(root, "bench-results", "bench.json");
 // The previous run to compare with: the one named, or the last one written here.
@@ -144,6 +147,13 @@ if (options.experiments) {
   console.log(`extra time per entry request under a split test (the redirect, plus the arm's page over the plain entry): p50 ${cost.extraP50Ms} ms, p99 ${cost.extraP99Ms} ms`);
   mkdirSync(join(root, "bench-results"), { recursive: true });
   writeFileSync(join(root, "bench-results", "bench-experiments.json"), `${JSON.stringify(cost, null, 2)}\n`);
+  process.exit(0);
+}
+if (options.downloads) {
+  const figures = await downloadBench();
+  console.table(figures);
+  mkdirSync(join(root, "bench-results"), { recursive: true });
+  writeFileSync(join(root, "bench-results", "downloads.json"), `${JSON.stringify(figures, null, 2)}\n`);
   process.exit(0);
 }
 const server = await startServer(benchServerEnv);

@@ -37,7 +37,8 @@ interface EntryModule extends FrontDoorHooks {
   routeExperiment?: RouteExperiment;
 }
 
-const maxAdminBody = policies.admin.bodyBytes;
+/** The back office's body limit per path: its file upload takes more than its forms. */
+const maxAdminBody = (path: string) => (path === "/files" || path === "/files/" ? policies.adminUpload.bodyBytes : policies.admin.bodyBytes);
 
 /** Reads a request body up to a limit; beyond it the answer is 413 and the body is not kept. */
 async function readBody(req: Request, limit: number): Promise<Buffer | "too_large"> {
@@ -60,7 +61,7 @@ function serveBackOffice(handle: NonNullable<EntryModule["handleAdminRequest"]>)
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
       }
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const body = hasBody ? await readBody(req, maxAdminBody) : undefined;
+      const body = hasBody ? await readBody(req, maxAdminBody(req.path)) : undefined;
       if (body === "too_large") {
         res.status(413).type("text/plain").send("Request body too large");
         return;

@@ -46,9 +46,10 @@ describe("policyFor", () => {
     expect(policyFor(path, match)).toBe(policy);
   });
 
-  it("keeps form posts to a few KB, webhooks to 256 KB, and every budget under 200 posts in a row but for webhooks", () => {
+  it("keeps form posts to a few KB, webhooks to 256 KB, a back-office file to 100 MB, and every budget under 200 posts in a row but for webhooks", () => {
     for (const [name, policy] of Object.entries(policies)) {
       if (name === "webhooks") expect(policy.bodyBytes).toBe(256 * 1024);
+      else if (name === "adminUpload") expect(policy.bodyBytes).toBe(100 * 1024 * 1024);
       else expect(policy.bodyBytes).toBeLessThanOrEqual(32 * 1024);
       if (name !== "webhooks") expect(policy.postsPerWindow).toBeLessThan(200);
     }

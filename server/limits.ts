@@ -32,6 +32,8 @@ export const policies = {
   webhooks: { bucket: "webhooks", bodyBytes: 256 * kb, postsPerWindow: 600, windowSeconds: 60 },
   /** The back office's login (failed logins also lock the account tried, in the app). */
   adminLogin: { bucket: "admin-login", bodyBytes: 4 * kb, postsPerWindow: 10, windowSeconds: 60 },
+  /** A digital product's file uploaded in the back office (larger ones go through the command line). */
+  adminUpload: { bucket: "admin", bodyBytes: 100 * 1024 * kb, postsPerWindow: 120, windowSeconds: 60 },
   /** The back office's other forms; marking orders fulfilled sends one 40-byte field per order. */
   admin: { bucket: "admin", bodyBytes: 32 * kb, postsPerWindow: 120, windowSeconds: 60 },
   /** A post to a page without a form, or anywhere else. */
@@ -43,6 +45,7 @@ const formRoutes = new Set(["withdraw", "refund", "feedback"]);
 /** The policy of a path, from the route it belongs to (`checkout-2` is `checkout` with its locale). */
 export function policyFor(pathname: string, match: (pathname: string) => MatchedRoute | null): RoutePolicy {
   if (pathname === "/admin/login" || pathname === "/admin/login/") return policies.adminLogin;
+  if (pathname === "/admin/files" || pathname === "/admin/files/") return policies.adminUpload;
   if (pathname === "/admin" || pathname.startsWith("/admin/")) return policies.admin;
   const route = match(pagePathOf(pathname).path);
   if (!route) return policies.other;

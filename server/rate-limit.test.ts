@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { countHit, pruneHits } from "../app/composition/rate-limits.server";
+import { countHit, pruneHits } from "../app/db/rate-limits.server";
 import { openTestDatabase, type TestDatabase } from "../app/test-support/databases";
 import { MemoryHitStore, rateLimit, sharedHitStore, verdict, windowStartOf, type HitStore } from "./rate-limit";
 import { createLogger } from "./request-log";

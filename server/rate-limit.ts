@@ -5,7 +5,7 @@ import type { Logger } from "./request-log.js";
  * Rate limits in fixed windows: each client has a budget of posts per bucket and window; the
  * first post beyond it, and every one after it in that window, is answered 429 with
  * `Retry-After` (the seconds until the window ends). The count is one atomic increment in a store:
- * in memory for one process, in PostgreSQL for several (`app/composition/rate-limits.server.ts`).
+ * in memory for one process, in PostgreSQL for several (`app/db/rate-limits.server.ts`).
  */
 
 export interface HitStore {

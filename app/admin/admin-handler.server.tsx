@@ -4,6 +4,7 @@ import { MessageView, notFound, type AdminRoute } from "./admin-route.server";
 import { BadForm, fromOwnOrigin, htmlPage, plain, readCookie, readForm, redirect, sessionCookie, sessionCookieName, stylesheet } from "./http.server";
 import { logIn, logOut, operatorForSession } from "./operators.server";
 import { experimentRoutes } from "./experiment-pages.server";
+import { filesRoutes } from "./files-pages.server";
 import { fulfilmentRoutes } from "./fulfilment-pages.server";
 import { orderRoutes } from "./order-pages.server";
 import { privacyRoutes } from "./privacy-pages.server";
@@ -19,7 +20,7 @@ import type { Notice } from "./views/frame";
  * back office's own origin. The section handlers are thin: reads and changes live in their modules.
  */
 
-const routes: readonly AdminRoute[] = [...orderRoutes, ...fulfilmentRoutes, ...requestRoutes, ...reviewRoutes, ...privacyRoutes, ...reportRoutes, ...experimentRoutes];
+const routes: readonly AdminRoute[] = [...orderRoutes, ...fulfilmentRoutes, ...requestRoutes, ...reviewRoutes, ...privacyRoutes, ...reportRoutes, ...experimentRoutes, ...filesRoutes];
 
 /** Short result codes after a redirect: the notice is chosen here, never taken from the URL. */
 const notices: Record<string, Notice> = {

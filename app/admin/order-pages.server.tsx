@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { refundOrder, type RefundRefusal } from "../orders/refund-service.server";
 import { recordShipment } from "../parcels/shipments.server";
+import { linksOfOrder, reissueDownloadLinks, type ReissueResult } from "../downloads/links.server";
 import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
 import { recordAudit } from "../db/audit.server";
 import { htmlPage, readForm, redirect } from "./http.server";
@@ -17,6 +18,15 @@ const notices: Record<string, Notice> = {
   shipment_recorded: { kind: "ok", text: "Parcel recorded; the order is fulfilled. The buyer gets an e-mail with the tracking link." },
   shipment_corrected: { kind: "ok", text: "Number corrected. The buyer gets an e-mail with the corrected tracking link." },
   shipment_known: { kind: "ok", text: "This order has that carrier and number already: nothing changed and no e-mail was sent." },
+  downloads_sent: { kind: "ok", text: "Download e-mail queued: the buyer gets the links again, each counted afresh from today." },
+  downloads_already_sent: { kind: "ok", text: "This form was sent already: the download e-mail went out once." },
+};
+
+const reissueRefusals: Record<Extract<ReissueResult, { kind: "refused" }>["reason"], string> = {
+  unknown_order: "There is no order with this number.",
+  erased: "The buyer's data is erased: there is nobody to send links to.",
+  not_delivered: "This order is not paid, or was refunded, withdrawn or cancelled: it has no downloads to send.",
+  no_digital_line: "No digital item of this order is still held by the buyer (refunded ones get no link).",
 };
 
 const refusals: Record<RefundRefusal, string> = {
@@ -31,7 +41,8 @@ const orderNumberPattern = "(VN-[A-Z0-9]{4}-[A-Z0-9]{4})";
 async function showOrder(context: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
   const detail = await orderDetail(context.store.db, context.params.number ?? "");
   if (!detail) return notFound("There is no order with this number.");
-  return htmlPage(<OrderView operator={context.operator} detail={detail} refundKey={randomUUID()} notice={notice} />, status);
+  const downloads = await linksOfOrder(context.store.db, detail.order.id);
+  return htmlPage(<OrderView operator={context.operator} detail={detail} refundKey={randomUUID()} notice={notice} downloads={downloads} />, status);
 }
 
 async function refund(context: AdminContext): Promise<Response> {
@@ -81,6 +92,18 @@ async function addShipment(context: AdminContext): Promise<Response> {
   return redirect(`/admin/orders/${outcome.orderNumber}?done=${done}`);
 }
 
+async function resendDownloads(context: AdminContext): Promise<Response> {
+  const { store, operator, params } = context;
+  if (!may(operator, "fulfil")) return forbidden("Your role may not send download e-mails.");
+  const detail = await orderDetail(store.db, params.number ?? "");
+  if (!detail) return notFound("There is no order with this number.");
+  const requestId = (await readForm(context.request)).get("requestId") ?? "";
+  if (!/^[0-9a-f-]{36}$/.test(requestId)) return showOrder(context, { kind: "error", text: "The form was incomplete: reload the page and try again. Nothing was sent." }, 400);
+  const result = await reissueDownloadLinks(store.db, operator, detail.order.id, requestId, store.settings.downloads);
+  if (result.kind === "refused") return showOrder(context, { kind: "error", text: `Nothing was sent: ${reissueRefusals[result.reason]}` }, 409);
+  return redirect(`/admin/orders/${detail.order.number}?done=${result.kind === "sent" ? "downloads_sent" : "downloads_already_sent"}`);
+}
+
 export const orderRoutes: readonly AdminRoute[] = [
   {
     method: "GET",
@@ -99,4 +122,5 @@ export const orderRoutes: readonly AdminRoute[] = [
   },
   { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/refund$`, "i"), params: ["number"], handle: refund },
   { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/shipments$`, "i"), params: ["number"], handle: addShipment },
+  { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/download-links$`, "i"), params: ["number"], handle: resendDownloads },
 ];

@@ -6,6 +6,9 @@ import { openDatabase, type OpenDatabase } from "../db/database.server";
 import { payPalWebhookEventTypes } from "../payments/paypal/paypal-webhooks.server";
 import type { PreflightCheck } from "../payments/preflight-check";
 import { stripeWebhookEventTypes } from "../payments/stripe/stripe-webhooks.server";
+import { addDigitalFile } from "../downloads/digital-files.server";
+import { filesystemStorage } from "../downloads/storage.server";
+import { sampleFiles, scratchFolder } from "../test-support/digital-files";
 import { readCommerceSettings } from "../store/commerce-settings";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
 
@@ -16,14 +19,26 @@ const payPalWebhook: FakeWebhook = { id: "STOREWEBHOOK01", url: `${publicUrl}/we
 
 let database: OpenDatabase;
 let mailbox: Mailbox;
+let scratch: Awaited<ReturnType<typeof scratchFolder>>;
 beforeAll(async () => {
   database = await openDatabase({ memory: true });
   mailbox = await startMailbox();
+  scratch = await scratchFolder();
 });
 afterAll(async () => {
   await mailbox.close();
   await database.close();
+  await scratch.cleanup();
 });
+
+/** Every digital product gets its default file, as an operator uploads it. */
+async function storeEveryFile(): Promise<void> {
+  const storage = filesystemStorage(`${scratch.dir}/files`);
+  for (const [productId, bytes] of [["ebook", await sampleFiles.pdf()], ["mind", await sampleFiles.zip()]] as const) {
+    const added = await addDigitalFile(database.db, storage, { productId, path: await scratch.write(`${productId}.upload`, bytes), uploadedBy: "test" }, { maxBytes: 1024 * 1024 });
+    expect(added.kind).toBe("added");
+  }
+}
 
 const fakes: { close(): Promise<void> }[] = [];
 afterAll(() => Promise.all(fakes.map((fake) => fake.close())));
@@ -55,7 +70,19 @@ function lines(checks: readonly PreflightCheck[], name: string): string[] {
 }
 
 describe("the go-live check", () => {
+  it("fails while a digital product has no file, naming each product and the command that stores one", async () => {
+    const stripe = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod }] });
+    const checks = await check(stripeEnv(stripe));
+    expect(preflightFailed(checks)).toBe(true);
+    const [files] = checks.filter((c) => c.name === "Digital products' files");
+    expect(files?.status).toBe("fail");
+    expect(files?.detail).toContain("Vitanor Calm Mind audio programme (mind)");
+    expect(files?.detail).toContain("Vitanor Everyday Recipes ebook (ebook)");
+    expect(files?.fix).toContain("npm run admin -- add-file");
+  });
+
   it("passes a store whose Stripe account is ready, with a warning for what only costs convenience", async () => {
+    await storeEveryFile();
     const stripe = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod }] });
     const checks = await check(stripeEnv(stripe));
     expect(preflightFailed(checks), formatPreflight(checks)).toBe(false);
@@ -69,7 +96,7 @@ describe("the go-live check", () => {
       "ok E-mail",
       "ok Database",
       "warn Database kind",
-      "warn Digital products",
+      "ok Digital products' files",
     ]);
     for (const problem of checks.filter((c) => c.status !== "ok")) expect(problem.fix).toBeTruthy();
   });

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { digitalProducts } from "../catalog/catalog.server";
 import { openDatabase, type Database } from "../db/database.server";
+import { productsWithoutFile } from "../downloads/digital-files.server";
 import { createMailTransport } from "../mail/transport.server";
-import { markets } from "../market/markets";
+import { localeCodes, markets } from "../market/markets";
 import { paymentMethodsFor } from "../orders/commerce-content.server";
 import { paymentSetupOf } from "../payments/payment-setup";
 import { payPalPreflight } from "../payments/paypal/paypal-preflight.server";
@@ -57,28 +58,45 @@ async function mailCheck(settings: CommerceSettings): Promise<PreflightCheck> {
   }
 }
 
-async function databaseCheck(settings: CommerceSettings, running: PreflightDatabase): Promise<PreflightCheck[]> {
+const digitalName = "Digital products' files";
+
+/** The database answers (migrated by opening it), and every digital product has its file for every market's language. */
+async function databaseChecks(settings: CommerceSettings, running: PreflightDatabase): Promise<PreflightCheck[]> {
   const name = "Database";
   let opened: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
     const database = running ?? (opened = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir }));
     await database.db.execute(sql`select 1`);
     const answer = passed(name, `${database.kind === "postgres" ? "PostgreSQL" : "the embedded database"} answers, its migrations applied`);
-    if (database.kind === "postgres") return [answer];
-    return [answer, warned("Database kind", "the embedded database serves one process and is backed up by copying DATA_DIR with the server stopped", "Set DATABASE_URL to a PostgreSQL server for more than one instance and online backups.")];
+    const files = await digitalCheck(database.db);
+    if (database.kind === "postgres") return [answer, files];
+    return [
+      answer,
+      warned("Database kind", "the embedded database serves one process and is backed up by copying DATA_DIR with the server stopped", "Set DATABASE_URL to a PostgreSQL server for more than one instance and online backups."),
+      files,
+    ];
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : "unknown error";
-    return [failed(name, `cannot be opened: ${reason}`, "Check DATABASE_URL (or stop the server that holds the embedded database).")];
+    return [
+      failed(name, `cannot be opened: ${reason}`, "Check DATABASE_URL (or stop the server that holds the embedded database)."),
+      failed(digitalName, "cannot be checked without the database", "Fix the database first."),
+    ];
   } finally {
     await opened?.close();
   }
 }
 
-/** Files are not delivered yet: a digital product sold live would reach its buyer as nothing but a receipt. */
-function digitalCheck(): PreflightCheck {
-  const products = digitalProducts();
-  if (products.length === 0) return passed("Digital products", "none offered");
-  return warned("Digital products", `${products.map((product) => product.name).join(", ")} offered, and the store does not deliver files yet`, "Take them off the upsell pages until delivery by download link is in place.");
+/** A digital product sold without its file would reach its buyer as nothing but a receipt (DESIGN §17). */
+async function digitalCheck(db: Database): Promise<PreflightCheck> {
+  if (digitalProducts().length === 0) return passed(digitalName, "no digital product offered");
+  const missing = await productsWithoutFile(db);
+  if (missing.length === 0) return passed(digitalName, "every digital product has its file for every market");
+  const named = missing.map((product) => `${product.name} (${product.id}${product.missingLocales.length < localeCodes.length ? `: ${product.missingLocales.join(", ")}` : ""})`);
+  return failed(
+    digitalName,
+    `no file for ${named.join("; ")}: its buyers would get nothing`,
+    `Upload each file in the back office (Files) or with npm run admin -- add-file ${missing[0]?.id ?? "<product id>"} <file> (without --locale for the file every language gets).`,
+  );
 }
 
 export async function runPreflight(settings: CommerceSettings, running: PreflightDatabase = null): Promise<PreflightCheck[]> {
@@ -91,7 +109,7 @@ export async function runPreflight(settings: CommerceSettings, running: Prefligh
     checks.push(...(await stripePreflight({ secretKey, publishableKey, apiUrl, publicUrl: settings.publicUrl, storeMode: settings.storeMode, methodsByMarket: stripeMethodsByMarket() })));
   }
   if (settings.paypal) checks.push(...(await payPalPreflight({ ...settings.paypal, publicUrl: settings.publicUrl, storeMode: settings.storeMode })));
-  checks.push(marketsCheck(settings), await mailCheck(settings), ...(await databaseCheck(settings, running)), digitalCheck());
+  checks.push(marketsCheck(settings), await mailCheck(settings), ...(await databaseChecks(settings, running)));
   return checks;
 }
 

@@ -11,6 +11,7 @@ import { createPayPalProvider } from "../payments/paypal/paypal-provider.server"
 import type { PaymentProvider } from "../payments/provider";
 import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { openFileStorage } from "../downloads/storage.server";
 import { readCommerceSettings } from "../store/commerce-settings";
 import { installedStore, installStore, type Store } from "../store/store.server";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
@@ -30,15 +31,16 @@ export async function startStore(env: Record<string, string | undefined> = proce
     }
   }
   const signingKey = await loadSigningKey(database.db);
+  const files = await openFileStorage({ s3: settings.downloads.s3, dataDir: settings.dataDir });
   const mail = createMailTransport(settings.smtpUrl, join(settings.dataDir, "mail"));
   const outbox = startOutboxWorker(database.db, async (row) => {
-    const message = await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl, signingKey });
+    const message = await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl, signingKey, downloads: settings.downloads });
     if (!message) return { dropped: "Not sent: nothing left to send by the time it was due" };
     await mail.send(message);
     return { sent: true };
   });
   console.log(
-    `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}`,
+    `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}; digital files: ${files.description}`,
   );
   if ((await operatorCount(database.db)) === 0) {
     const command = "npm run admin -- add-user you@example.com --role owner";
@@ -64,11 +66,13 @@ export async function startStore(env: Record<string, string | undefined> = proce
     orderCookie: createOrderCookie(signingKey),
     mail,
     outbox,
+    files,
     async close() {
       await outbox.stop();
       // Split tests' assignments still counted in memory are written before the database closes.
       await flushExposures(database.db).catch((error: unknown) => console.error(error));
       mail.close();
+      files.close();
       await database.close();
       installStore(undefined);
     },

@@ -9,6 +9,7 @@ import { linesOf, orderById } from "../orders/order-records.server";
 import { carrierById, trackingLink } from "../parcels/carriers.server";
 import { correctionMailKind, shipmentById, shipmentMailKind, shipmentsOf } from "../parcels/shipments.server";
 import { routePath } from "../funnel/paths";
+import { downloadLinksMailKind, downloadUrl, issueDownloadLinks, linksOfOrder, type LineLink, type LinkLimits } from "../downloads/links.server";
 import { invitationsByIds, invitationToken, productsStillHeld, reviewLink } from "../reviews/invitations.server";
 import { mailText, type MailContent, type MailRow } from "../mail/mail-content";
 import { formatMessage, mailTextsFor, type MailTexts } from "../mail/mail-texts.server";
@@ -20,9 +21,13 @@ interface ComposeContext {
   db: Database;
   from: string;
   publicUrl: string;
-  /** Signs the links that review invitations carry. */
+  /** Signs the links that review invitations and downloads carry. */
   signingKey: string;
+  /** The limits of download links issued by the confirmation (the defaults of DESIGN §17 when not given). */
+  downloads?: LinkLimits;
 }
+
+const defaultLinkLimits: LinkLimits = { linkDays: 30, linkMaxDownloads: 10 };
 
 const brand = site.brand;
 
@@ -52,6 +57,7 @@ async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promi
   const money = (minor: number) => formatMoney(minor, { languageTag: market.languageTag, currency: order.currency as Market["currency"] });
   const { texts, format, greeting, signature, contact: contactLine } = common(order.locale, market, order.givenName);
   const t = texts.orderConfirmation;
+  const downloads = await issueDownloadLinks(context.db, order, context.downloads ?? defaultLinkLimits);
   const lineRows: MailRow[] = lines.map((line) => ({
     label: `${line.productName} – ${line.kind === "digital" ? t.digitalItem : format(t.quantity, { units: line.units })}`,
     value: money(line.grossMinor),
@@ -93,9 +99,50 @@ async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promi
           new Intl.DisplayNames([market.languageTag], { type: "region" }).of(order.country) ?? order.country,
         ],
       },
+      ...downloadSections(downloads, context, market, format, texts),
       { paragraphs: [t.nextSteps] },
       { title: t.withdrawalTitle, paragraphs: [t.withdrawalText], link: { href: withdrawLink(context.publicUrl, market), label: t.withdrawalLink } },
     ],
+    signature,
+    contact: contactLine,
+  };
+}
+
+/** One section per download link the buyer can use, then when and how often the links work. */
+function downloadSections(links: readonly LineLink[], context: ComposeContext, market: Market, format: (message: string, values?: Record<string, string | number>) => string, texts: MailTexts): MailContent["sections"] {
+  const usable = links.filter((entry) => entry.state === "ok");
+  const first = usable[0];
+  if (!first) return [];
+  const t = texts.orderConfirmation;
+  const expiresAt = usable.reduce((earliest, { link }) => (link.expiresAt < earliest ? link.expiresAt : earliest), first.link.expiresAt);
+  return [
+    ...usable.map(({ line, link }, index) => ({
+      ...(index === 0 ? { title: t.downloadsTitle } : {}),
+      link: { href: downloadUrl(context.publicUrl, context.signingKey, link.id), label: format(t.downloadLink, { product: line.productName }) },
+    })),
+    { paragraphs: [format(t.downloadNote, { date: formatDate(expiresAt, market), downloads: first.link.maxDownloads })] },
+  ];
+}
+
+/** The back office sent the download links again: the lines it names, with their fresh limits. */
+async function downloadLinksMail(row: OutboxRow, context: ComposeContext): Promise<MailContent | null> {
+  const order = row.orderId ? await orderById(context.db, row.orderId) : undefined;
+  if (!order || order.erasedAt) return null;
+  const lineIds = Array.isArray(row.payload.lineIds) ? row.payload.lineIds : [];
+  const links = (await linksOfOrder(context.db, order.id)).filter(({ line }) => lineIds.includes(line.id));
+  const market = marketOf(order.market, order.locale);
+  const { texts, format, greeting, signature, contact: contactLine } = common(order.locale, market, order.givenName);
+  const sections = downloadSections(links, context, market, format, texts);
+  if (sections.length === 0) return null;
+  const t = texts.downloadLinks;
+  return {
+    lang: market.languageTag,
+    subject: format(t.subject, { number: order.number }),
+    preheader: t.preheader,
+    notice: order.test ? texts.common.testNotice : undefined,
+    greeting,
+    paragraphs: [format(t.intro, { number: order.number })],
+    sections,
     signature,
     contact: contactLine,
   };
@@ -309,8 +356,9 @@ function feedbackAcknowledgement(row: OutboxRow): MailContent {
 
 /** The message for an outbox row; null when there is nothing left to say (the row is then dropped). */
 export async function composeMail(row: OutboxRow, context: ComposeContext): Promise<OutgoingMail | null> {
-  if (row.kind === "review-invitation" || row.kind === shipmentMailKind || row.kind === correctionMailKind) {
-    const content = row.kind === "review-invitation" ? await reviewInvitation(row, context) : await shipment(row, context);
+  if (row.kind === "review-invitation" || row.kind === shipmentMailKind || row.kind === correctionMailKind || row.kind === downloadLinksMailKind) {
+    const content =
+      row.kind === "review-invitation" ? await reviewInvitation(row, context) : row.kind === downloadLinksMailKind ? await downloadLinksMail(row, context) : await shipment(row, context);
     return content && outgoing(row, context, content);
   }
   const content =

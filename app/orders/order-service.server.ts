@@ -7,7 +7,6 @@ import { newOrderNumber } from "./order-number";
 import { changeStatus, confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
 import type { OrderTotals, PricedLine } from "./pricing";
 import { addUpsellLine } from "./upsell-service.server";
-import { inviteReviews } from "../reviews/invitations.server";
 
 /**
  * Orders and their payments (DESIGN §10). Every change of status is written with its event and,
@@ -196,8 +195,8 @@ export async function applyPaymentOutcome(db: Database, paymentId: string, outco
 
 /**
  * The funnel of a paid order has ended (thank-you reached or last upsell answered): the
- * confirmation goes out now instead of after its delay, the physical lines may ship, and the
- * buyer is invited to review the digital items.
+ * confirmation goes out now instead of after its delay and the physical lines may ship. Digital
+ * items are invited to review after their first download (`app/downloads/`).
  */
 export async function endFunnel(db: Database, orderId: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -209,8 +208,6 @@ export async function endFunnel(db: Database, orderId: string): Promise<void> {
     const [order] = ended;
     if (!order) return;
     await recordEvent(tx, orderId, "funnel_ended");
-    // Digital items are in the buyer's hands at once: their invitation to review goes out now.
-    await inviteReviews(tx, order, "digital", new Date());
     await tx
       .update(outbox)
       .set({ sendAfter: new Date() })

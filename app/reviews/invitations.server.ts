@@ -45,18 +45,24 @@ export function reviewLink(publicUrl: string, order: Pick<Order, "market">, toke
 
 /**
  * Invites the buyer to review each product of the order's lines of one kind: physical lines some
- * days after fulfilment, digital items when the funnel ends. A product bought on two lines is
- * reviewed once. Runs in the caller's transaction; a second call for the same order and kind
- * changes nothing (one invitation per line, one e-mail per order and kind).
+ * days after fulfilment, a digital item some days after its first download (`lineIds`: that line
+ * alone, with an e-mail of its own). A product bought on two lines is reviewed once. Runs in the
+ * caller's transaction; a second call for the same lines changes nothing (one invitation per line,
+ * one e-mail per order and kind, or per digital line).
  */
-export async function inviteReviews(tx: Transaction, order: Order, kind: InvitedKind, sendAfter: Date): Promise<number> {
+export async function inviteReviews(tx: Transaction, order: Order, kind: InvitedKind, sendAfter: Date, only?: { lineIds: readonly number[] }): Promise<number> {
   if (order.erasedAt) return 0;
-  const lines = await tx
-    .select()
-    .from(orderLines)
-    .where(and(eq(orderLines.orderId, order.id), eq(orderLines.kind, kind)))
-    .orderBy(asc(orderLines.id));
-  const seen = new Set<string>();
+  const lines = (
+    await tx
+      .select()
+      .from(orderLines)
+      .where(and(eq(orderLines.orderId, order.id), eq(orderLines.kind, kind)))
+      .orderBy(asc(orderLines.id))
+  ).filter((line) => !only || only.lineIds.includes(line.id));
+  const invitedProducts = only
+    ? new Set((await tx.select({ productId: reviewInvitations.productId }).from(reviewInvitations).where(eq(reviewInvitations.orderId, order.id))).map((row) => row.productId))
+    : new Set<string>();
+  const seen = new Set<string>(invitedProducts);
   const firstLineOfProduct = lines.filter((line) => !seen.has(line.productId) && seen.add(line.productId));
   if (firstLineOfProduct.length === 0) return 0;
   const expiresAt = new Date(sendAfter.getTime() + reviewLinkDays * dayMs);
@@ -70,7 +76,7 @@ export async function inviteReviews(tx: Transaction, order: Order, kind: Invited
     .insert(outbox)
     .values({
       kind: "review-invitation",
-      dedupeKey: `review-invitation:${order.id}:${kind}`,
+      dedupeKey: `review-invitation:${order.id}:${kind}${only ? `:${only.lineIds.join(",")}` : ""}`,
       orderId: order.id,
       recipient: order.email,
       locale: order.locale,

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
 import { auditLog, outbox, reviewInvitations, reviews } from "../db/schema";
 import { markFulfilled } from "../test-support/fulfilment";
+import { downloadDigitalItems } from "../test-support/digital-files";
 import { moderateReview } from "../admin/review-moderation.server";
 import { marketFor } from "../market/markets";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
@@ -77,17 +78,20 @@ describe.each(databaseKinds)("verified-buyer reviews on %s", (kind) => {
     const { order, lines } = await paidTestOrder(db, { upsells: ["ebook-1"], test: options.test ?? true });
     const result = await markFulfilled(db, operator, [order.id], { reviewDelayDays: 7 });
     expect(result.fulfilled).toEqual([order.number]);
+    // A digital item is invited only after its first download.
+    expect((await db.select().from(reviewInvitations).where(eq(reviewInvitations.orderId, order.id))).map((row) => row.productId)).toEqual(["shape"]);
+    await downloadDigitalItems(db, order, { reviewDelayDays: 0 });
     const invitations = await db.select().from(reviewInvitations).where(eq(reviewInvitations.orderId, order.id));
     const byProduct = new Map(invitations.map((invitation) => [invitation.productId, invitation]));
     return { order, lines, invitations, token: (productId: string) => invitationToken(key, byProduct.get(productId)?.id ?? "") };
   }
 
-  it("invites a review of the digital item when the funnel ends and of the physical ones some days after fulfilment, one e-mail each", async () => {
+  it("invites a review of the digital item after its first download and of the physical ones some days after fulfilment, one e-mail each", async () => {
     const before = Date.now();
     const { order, invitations } = await invitedOrder();
     expect(invitations.map((row) => row.productId).sort()).toEqual(["ebook", "shape"]);
     const mails = await db.select().from(outbox).where(and(eq(outbox.orderId, order.id), eq(outbox.kind, "review-invitation")));
-    const digital = mails.find((mail) => mail.dedupeKey.endsWith(":digital"));
+    const digital = mails.find((mail) => mail.dedupeKey.includes(":digital:"));
     const physical = mails.find((mail) => mail.dedupeKey.endsWith(":supplement"));
     expect(mails).toHaveLength(2);
     expect(digital?.sendAfter.getTime()).toBeLessThanOrEqual(Date.now());

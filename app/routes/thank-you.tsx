@@ -10,15 +10,19 @@ import { storefrontStateContext } from "../market/request-context";
 import type { CurrencyCode } from "../market/markets";
 import { useStorefront } from "../market/storefront-context";
 import { ownOrder, type OrderView } from "../upsells/order-page.server";
+import { ownDownloads } from "../upsells/own-downloads.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = context.get(storefrontStateContext);
   const texts = funnelTextsFor(lang).thankYou;
   const order = await ownOrder(request, { endsFunnel: true });
-  if (!order) return { texts, order: null, orderTexts: null };
-  const { order: orderTexts, checkout } = commerceTextsFor(lang);
+  if (!order) return { texts, order: null, downloads: null, orderTexts: null };
+  const { order: commerceOrderTexts, checkout } = commerceTextsFor(lang);
+  // The download texts are formatted here: their messages never travel to the browser.
+  const { downloadLink, downloadNote, ...orderTexts } = commerceOrderTexts;
+  const downloads = await ownDownloads(request, { downloadLink, downloadNote });
   return data(
-    { texts, order, orderTexts: { ...orderTexts, summary: { delivery: checkout.delivery, deliveryFree: checkout.deliveryFree, vatIncluded: checkout.vatIncluded, total: checkout.total } } },
+    { texts, order, downloads, orderTexts: { ...orderTexts, summary: { delivery: checkout.delivery, deliveryFree: checkout.deliveryFree, vatIncluded: checkout.vatIncluded, total: checkout.total } } },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -31,7 +35,7 @@ export function headers({ loaderHeaders, parentHeaders }: Route.HeadersArgs): He
 }
 
 /** What happens next for this order: the parcel only with goods, downloads only with digital items. */
-function nextSteps(order: Pick<OrderView, "paid" | "lines">, texts: CommerceTexts["order"]): string[] {
+function nextSteps(order: Pick<OrderView, "paid" | "lines">, texts: Pick<CommerceTexts["order"], "nextStepsPaid" | "nextStepsPending">): string[] {
   if (!order.paid) return texts.nextStepsPending;
   const steps = texts.nextStepsPaid;
   return [
@@ -43,7 +47,7 @@ function nextSteps(order: Pick<OrderView, "paid" | "lines">, texts: CommerceText
 
 /** With the buyer's order: its number, lines, totals and address; without one, the generic page. */
 export default function ThankYouPage() {
-  const { texts, order, orderTexts } = useLoaderData<typeof loader>();
+  const { texts, order, downloads, orderTexts } = useLoaderData<typeof loader>();
   const { market } = useStorefront();
   return (
     <PageIntro messagePrefix="pages.thankYou">
@@ -62,6 +66,21 @@ export default function ThankYouPage() {
             totalMinor={order.totalMinor}
             labels={orderTexts.summary}
           />
+          {downloads && downloads.links.length > 0 ? (
+            <section aria-labelledby="downloads-title">
+              <h2 id="downloads-title">{orderTexts.downloadsTitle}</h2>
+              <ul className="order-downloads">
+                {downloads.links.map((link) => (
+                  <li key={link.href}>
+                    <a href={link.href} data-testid="download-link" download>
+                      {link.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+              <p>{downloads.note}</p>
+            </section>
+          ) : null}
           <section aria-labelledby="delivery-address-title">
             <h2 id="delivery-address-title">{orderTexts.addressTitle}</h2>
             <address className="order-address">

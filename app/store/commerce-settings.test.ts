@@ -16,9 +16,27 @@ describe("readCommerceSettings", () => {
       publicUrl: "http://localhost:3000",
       storeMode: "test",
       reviewInvitationDelayDays: 7,
+      downloads: { s3: null, linkDays: 30, linkMaxDownloads: 10, fileMaxBytes: 200 * 1024 * 1024 },
       paypal: null,
       stripe: null,
     });
+  });
+
+  it.each([
+    [{ DOWNLOAD_LINK_DAYS: "7", DOWNLOAD_LINK_MAX_DOWNLOADS: "3", DOWNLOAD_FILE_MAX_MB: "50" }, { linkDays: 7, linkMaxDownloads: 3, fileMaxBytes: 50 * 1024 * 1024 }],
+    [{ DOWNLOAD_LINK_DAYS: "365", DOWNLOAD_LINK_MAX_DOWNLOADS: "1000" }, { linkDays: 365, linkMaxDownloads: 1000 }],
+  ])("takes the download settings %j", (env, expected) => {
+    expect(readCommerceSettings(env, cwd).downloads).toMatchObject(expected);
+  });
+
+  it.each([
+    ["DOWNLOAD_LINK_DAYS", "0", "from 1 to 365"],
+    ["DOWNLOAD_LINK_DAYS", "a month", "from 1 to 365"],
+    ["DOWNLOAD_LINK_MAX_DOWNLOADS", "0", "from 1 to 1000"],
+    ["DOWNLOAD_LINK_MAX_DOWNLOADS", "2.5", "from 1 to 1000"],
+    ["DOWNLOAD_FILE_MAX_MB", "5000", "from 1 to 4096"],
+  ])("refuses %s=%j, naming the variable", (name, value, range) => {
+    expect(() => readCommerceSettings({ [name]: value }, cwd)).toThrow(`${name} must be a whole number ${range}, got '${value}'.`);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import contact from "../../content/contact.json";
 import site from "../../content/site.json";
+import type { S3Settings } from "../downloads/storage.server";
 import { payPalApiUrls } from "../payments/paypal/paypal-provider.server";
 
 /**
@@ -18,12 +19,23 @@ export interface CommerceSettings {
   /** The origin that links in e-mails point to. */
   publicUrl: string;
   storeMode: "test" | "live";
-  /** Days between an order's fulfilment and the e-mail inviting its buyer to review (digital items: none). */
+  /** Days between an order's fulfilment (a digital item's first download) and the e-mail inviting its buyer to review. */
   reviewInvitationDelayDays: number;
+  /** Digital delivery (DESIGN §17): where the files live and how long a download link works. */
+  downloads: DownloadSettings;
   /** PayPal's REST credentials, when the store has them (all three settings, or none). */
   paypal: { clientId: string; clientSecret: string; webhookId: string; apiUrl: string } | null;
   /** Stripe's keys, when the store has them (all three settings, or none). */
   stripe: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl: string | null; jsUrl: string } | null;
+}
+
+export interface DownloadSettings {
+  /** S3-compatible object storage; without it the files live under `dataDir/files/`. */
+  s3: S3Settings | null;
+  linkDays: number;
+  linkMaxDownloads: number;
+  /** The largest file an operator may upload. */
+  fileMaxBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -48,11 +60,43 @@ const mailboxPattern = /^(?:[^<>@\s]+(?: [^<>@\s]+)* <)?[^\s@<>]+@[^\s@<>]+\.[^\
 /** The payment providers that take real money; the test gateway never does. */
 const liveProviderVariables = ["STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET", "PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID"];
 
-function readWholeNumber(env: Env, name: string, fallback: number, max: number): number {
+function readWholeNumber(env: Env, name: string, fallback: number, max: number, min = 0): number {
   const value = env[name];
   if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value.trim()) || Number(value) > max) throw new Error(`${name} must be a whole number from 0 to ${max}, got '${value}'.`);
+  if (!/^\d+$/.test(value.trim()) || Number(value) > max || Number(value) < min) throw new Error(`${name} must be a whole number from ${min} to ${max}, got '${value}'.`);
   return Number(value);
+}
+
+const s3Form = "https://<access key>:<secret key>@<endpoint host>/<bucket>?region=<region>";
+
+/**
+ * `S3_URL` holds everything the object storage needs in one setting: the endpoint, the bucket as
+ * the path's one segment, the keys as the user part (percent-encoded), the region as a query.
+ */
+export function readS3Url(env: Env): S3Settings | null {
+  const value = readUrl(env, "S3_URL", ["http", "https"]);
+  if (!value) return null;
+  const url = new URL(value);
+  const bucket = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ""));
+  if (!url.username || !url.password || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new Error(`S3_URL must have the form ${s3Form}, with the keys and one bucket name.`);
+  }
+  return {
+    endpoint: url.origin,
+    bucket,
+    region: url.searchParams.get("region") || "us-east-1",
+    accessKeyId: decodeURIComponent(url.username),
+    secretAccessKey: decodeURIComponent(url.password),
+  };
+}
+
+export function readDownloadSettings(env: Env): DownloadSettings {
+  return {
+    s3: readS3Url(env),
+    linkDays: readWholeNumber(env, "DOWNLOAD_LINK_DAYS", 30, 365, 1),
+    linkMaxDownloads: readWholeNumber(env, "DOWNLOAD_LINK_MAX_DOWNLOADS", 10, 1000, 1),
+    fileMaxBytes: readWholeNumber(env, "DOWNLOAD_FILE_MAX_MB", 200, 4096, 1) * 1024 * 1024,
+  };
 }
 
 /** A provider's settings come as a set: all of them, or none (a half-configured provider is a mistake). */
@@ -87,6 +131,7 @@ export function readCommerceSettings(env: Env, cwd: string = process.cwd()): Com
     publicUrl: new URL(publicUrl).origin,
     storeMode,
     reviewInvitationDelayDays,
+    downloads: readDownloadSettings(env),
     paypal: paypal && {
       clientId: paypal.PAYPAL_CLIENT_ID,
       clientSecret: paypal.PAYPAL_CLIENT_SECRET,

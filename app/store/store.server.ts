@@ -1,5 +1,6 @@
 import type { Cookie } from "react-router";
 import type { Database } from "../db/database.server";
+import type { FileStorage } from "../downloads/storage.server";
 import type { OutboxWorker } from "../mail/outbox.server";
 import type { MailTransport } from "../mail/transport.server";
 import type { PaymentProvider } from "../payments/provider";
@@ -23,6 +24,8 @@ export interface Store {
   orderCookie: Cookie;
   mail: MailTransport;
   outbox: OutboxWorker;
+  /** Where digital products' files live (DATA_DIR/files, or S3_URL's bucket). */
+  files: FileStorage;
   close(): Promise<void>;
 }
 

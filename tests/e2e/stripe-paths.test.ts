@@ -1,7 +1,11 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe-api";
 import { fillContact } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
+import { addFile, randomPdf } from "./support/digital-files";
 import { freePort } from "./support/free-port";
 import { startMailbox, type Mailbox } from "./support/mailbox";
 import { ServerExitError, startServer, type RunningServer } from "./support/server";
@@ -115,6 +119,7 @@ describe("live mode with Stripe", () => {
     expect(output).toMatch(/FAIL\s+Public address\s+http:\/\/shop\.example\.test is not https/);
     expect(output).toMatch(/FAIL\s+Stripe webhook\s+no enabled endpoint for http:\/\/shop\.example\.test\/webhooks\/stripe/);
     expect(output).toMatch(/FAIL\s+Stripe payment methods\s+not available on the account: DE klarna/);
+    expect(output).toMatch(/FAIL\s+Digital products' files\s+no file for Vitanor Calm Mind audio programme \(mind\)/);
     expect(output).toContain("STORE_MODE=live does not start while the go-live check fails");
     await stripe.close();
   });
@@ -126,7 +131,14 @@ describe("live mode with Stripe", () => {
       webhookEndpoints: [{ url: `${publicUrl}/webhooks/stripe`, enabled_events: ["*"] }],
       paymentMethodConfigurations: [{ enabled: ["card", "klarna", "bancontact", "eps", "swish", "mobilepay", "twint"] }],
     });
-    const server = await startServer({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, ...stripeSettings(stripe, "live") });
+    // Live mode sells nothing it cannot deliver: each digital product's file is stored first.
+    const dataDir = await mkdtemp(join(tmpdir(), "storefront-live-"));
+    for (const productId of ["ebook", "mind"]) {
+      const path = join(dataDir, `${productId}.pdf`);
+      await writeFile(path, randomPdf(1000));
+      expect((await addFile({ DATA_DIR: dataDir }, productId, path)).status).toBe(0);
+    }
+    const server = await startServer({ DATA_DIR: dataDir, STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, ...stripeSettings(stripe, "live") });
     try {
       expect(server.output()).toMatch(/ok\s+Stripe webhook/);
       await openHydrated(page(), `${server.url}/offer/de`);
@@ -150,6 +162,7 @@ describe("live mode with Stripe", () => {
       expect(session.problems).toEqual([]);
     } finally {
       await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -7,6 +7,7 @@ import { stylesheet } from "../http.server";
 export const sections = [
   { id: "orders", href: "/admin/orders", label: "Orders" },
   { id: "fulfilment", href: "/admin/fulfilment", label: "Fulfilment" },
+  { id: "files", href: "/admin/files", label: "Files" },
   { id: "requests", href: "/admin/requests", label: "Withdrawals & requests" },
   { id: "reviews", href: "/admin/reviews", label: "Reviews" },
   { id: "privacy", href: "/admin/privacy", label: "Privacy requests" },

@@ -2,6 +2,8 @@ import type { Operator } from "../../db/audit.server";
 import { may } from "../operators.server";
 import type { OrderDetail, TimelineEntry } from "../order-queries.server";
 import { formatMinor, formatTime, Frame, ReasonSelect, statusLabel, type Notice } from "./frame";
+import type { LineLink } from "../../downloads/links.server";
+import { DownloadsPanel } from "./downloads-panel";
 import { ShipmentsPanel } from "./shipments-panel";
 
 export const refundReasons = {
@@ -39,7 +41,19 @@ function TimelineRow({ entry, currency }: { entry: TimelineEntry; currency: stri
   );
 }
 
-export function OrderView({ operator, detail, refundKey, notice }: { operator: Operator; detail: OrderDetail; refundKey: string; notice?: Notice | null }) {
+export function OrderView({
+  operator,
+  detail,
+  refundKey,
+  notice,
+  downloads = [],
+}: {
+  operator: Operator;
+  detail: OrderDetail;
+  refundKey: string;
+  notice?: Notice | null;
+  downloads?: readonly LineLink[];
+}) {
   const { order, lines, payments, refunds, timeline, mails, refundedLineIds, paidMinor, refundedMinor } = detail;
   const money = (minor: number) => formatMinor(minor, order.currency);
   const refundable = paidMinor - refundedMinor > 0 && ["paid", "fulfilled", "partially_refunded", "withdrawn"].includes(order.status);
@@ -181,6 +195,12 @@ export function OrderView({ operator, detail, refundKey, notice }: { operator: O
       </section>
 
       <ShipmentsPanel detail={detail} canRecord={may(operator, "fulfil") && !order.erasedAt && Boolean(order.fulfilledAt || canFulfil)} />
+      <DownloadsPanel
+        detail={detail}
+        links={downloads}
+        canResend={may(operator, "fulfil") && !order.erasedAt && order.paidAt !== null && ["paid", "fulfilled", "partially_refunded"].includes(order.status)}
+        requestId={refundKey}
+      />
 
       <section className="panel" aria-labelledby="payments">
         <h2 id="payments">Payments and refunds</h2>

@@ -1,8 +1,7 @@
 import { createHmac } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
-import type { Queryable } from "../db/database.server";
-import { rateLimits } from "../db/schema";
-import { store } from "../store/store.server";
+import type { Queryable } from "./database.server";
+import { rateLimits } from "./schema";
 
 /**
  * The rate limits' counter in PostgreSQL, so that every instance on one database counts the same
@@ -33,14 +32,4 @@ export async function countHit(db: Queryable, key: string, windowStart: Date, wi
 
 export async function pruneHits(db: Queryable, now = new Date()): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.expiresAt, now));
-}
-
-/** The shared counter when the store runs on PostgreSQL; null on the embedded database. */
-export function sharedHitCounter(): SharedHitCounter | null {
-  const current = store();
-  if (current.databaseKind !== "postgres") return null;
-  return {
-    hit: (bucket, client, windowStart, windowMs) => countHit(current.db, rateLimitKey(current.signingKey, bucket, client), windowStart, windowMs),
-    prune: (now) => pruneHits(current.db, now),
-  };
 }

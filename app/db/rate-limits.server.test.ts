@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rateLimits } from "../db/schema";
+import { rateLimits } from "./schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { countHit, pruneHits, rateLimitKey } from "./rate-limits.server";
 

@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import { rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { addDigitalFile, filesByProduct } from "../downloads/digital-files.server";
+import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { recordAudit } from "../db/audit.server";
+import { BadForm, htmlPage, redirect } from "./http.server";
+import { may } from "./operators.server";
+import { FilesView } from "./views/files-view";
+import type { Notice } from "./views/frame";
+
+/** The largest upload the back office takes (the front door's limit for this page); larger files go through the command line. */
+export const backOfficeUploadMb = 100;
+
+const notices: Record<string, Notice> = {
+  uploaded: { kind: "ok", text: "Stored: the new file is the current version, and buyers get it from now on." },
+};
+
+async function showFiles(context: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
+  const { store, operator } = context;
+  return htmlPage(<FilesView operator={operator} products={await filesByProduct(store.db)} canUpload={may(operator, "fulfil")} maxUploadMb={backOfficeUploadMb} notice={notice} />, status);
+}
+
+/**
+ * An upload is written to a temporary file and judged there like the command line's: by content,
+ * whole, within the size limit. A refusal says why and leaves the current version in place.
+ */
+async function upload(context: AdminContext): Promise<Response> {
+  const { store, operator, request } = context;
+  if (!may(operator, "fulfil")) return forbidden("Your role may not upload files.");
+  if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) throw new BadForm("The file is sent as multipart/form-data.");
+  const form = await request.formData();
+  const file = form.get("file");
+  const productId = String(form.get("product") ?? "");
+  if (!(file instanceof Blob) || file.size === 0) return showFiles(context, { kind: "error", text: "Choose a file to upload. Nothing was stored." }, 400);
+  const path = join(tmpdir(), `upload-${randomUUID()}`);
+  try {
+    await writeFile(path, new Uint8Array(await file.arrayBuffer()));
+    const result = await addDigitalFile(store.db, store.files, { productId, locale: String(form.get("locale") ?? "") || null, path, uploadedBy: operator.email }, { maxBytes: store.settings.downloads.fileMaxBytes });
+    if (result.kind === "refused") return showFiles(context, { kind: "error", text: `Not stored: ${result.message} The current file stays as it was.` }, 422);
+    await recordAudit(store.db, operator, "file_uploaded", { detail: { product: result.file.productId, locale: result.file.locale || "default", version: result.file.version, bytes: result.file.bytes, type: result.file.contentType } });
+    return redirect("/admin/files?done=uploaded");
+  } finally {
+    await rm(path, { force: true });
+  }
+}
+
+export const filesRoutes: readonly AdminRoute[] = [
+  { method: "GET", pattern: /^\/admin\/files\/?$/, handle: (context) => showFiles(context, noticeFrom(context.url, notices)) },
+  { method: "POST", pattern: /^\/admin\/files\/?$/, handle: upload },
+];

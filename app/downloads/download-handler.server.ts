@@ -1,0 +1,181 @@
+import { Readable } from "node:stream";
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/database.server";
+import { downloadLinks, orderLines, orders } from "../db/schema";
+import { marketForCountryCode, markets, type Market } from "../market/markets";
+import { countHit, rateLimitKey } from "../db/rate-limits.server";
+import { currentFile } from "./digital-files.server";
+import { downloadRefusalPage, marketForAcceptLanguage, type DownloadRefusal } from "./download-page.server";
+import { finishDownload, linkIdOf, linkState, startDownload } from "./links.server";
+import type { FileStorage } from "./storage.server";
+import { testDeliveryPdf } from "./test-delivery.server";
+
+/**
+ * `GET /download/<token>` (DESIGN §17): the link is checked, then the file streamed from the
+ * storage with `Range` support, never read whole into memory. Refusals are pages, never the file.
+ */
+
+export interface DownloadContext {
+  db: Database;
+  files: FileStorage;
+  signingKey: string;
+  reviewDelayDays: number;
+}
+
+/** A burst of requests for one link (a script, a shared link) is slowed down: per link and minute. */
+export const burstLimit = { requests: 20, windowMs: 60_000 };
+
+type ByteRange = { start: number; end: number };
+
+/**
+ * The one range of a `Range` header (RFC 9110 §14): null for none or one we serve whole (several
+ * ranges, another unit), "unsatisfiable" for a range outside the file.
+ */
+export function parseRange(header: string | null, size: number): ByteRange | null | "unsatisfiable" {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return null;
+  const [, first = "", last = ""] = match;
+  if (first === "" && last === "") return null;
+  if (first === "") {
+    const suffix = Number(last);
+    if (suffix === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === "" ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size || end < start) return "unsatisfiable";
+  return { start, end };
+}
+
+interface Deliverable {
+  fileId: number | null;
+  size: number;
+  fileName: string;
+  contentType: string;
+  etag: string;
+  read(range: ByteRange): Promise<Readable>;
+}
+
+async function deliverable(context: DownloadContext, order: typeof orders.$inferSelect, line: typeof orderLines.$inferSelect): Promise<Deliverable | null> {
+  const file = await currentFile(context.db, line.productId, order.locale);
+  if (file) {
+    return {
+      fileId: file.id,
+      size: file.bytes,
+      fileName: file.fileName,
+      contentType: file.contentType,
+      etag: `"${file.sha256.slice(0, 32)}"`,
+      read: (range) => context.files.read(file.storageKey, range),
+    };
+  }
+  if (!order.test) return null;
+  const bytes = await testDeliveryPdf({ productName: line.productName, orderNumber: order.number, createdAt: order.createdAt });
+  return {
+    fileId: null,
+    size: bytes.length,
+    fileName: `test-delivery-${line.productId}.pdf`,
+    contentType: "application/pdf",
+    etag: `"test-${line.id}"`,
+    read: async ({ start, end }) => Readable.from([Buffer.from(bytes.subarray(start, end + 1))]),
+  };
+}
+
+/**
+ * The file as a web stream that reads a piece only when the client has taken the last one, so a
+ * download holds a few hundred KB however large the file; `done` gets the bytes sent, also when
+ * the client went away.
+ */
+function pulled(stream: Readable, done: (sent: number) => void): ReadableStream<Uint8Array> {
+  const pieces = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let sent = 0;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    done(sent);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const piece = await pieces.next();
+          if (piece.done) {
+            controller.close();
+            finish();
+            return;
+          }
+          sent += piece.value.length;
+          controller.enqueue(new Uint8Array(piece.value.buffer, piece.value.byteOffset, piece.value.length));
+        } catch (error) {
+          finish();
+          controller.error(error);
+        }
+      },
+      cancel() {
+        stream.destroy();
+        finish();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+const contentDisposition = (fileName: string) => `attachment; filename="${fileName.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+
+export async function handleDownload(request: Request, token: string, context: DownloadContext): Promise<Response> {
+  const linkId = linkIdOf(context.signingKey, token);
+  if (!linkId) return downloadRefusalPage("altered", marketForAcceptLanguage(request.headers.get("Accept-Language")), null);
+  const [found] = await context.db
+    .select({ link: downloadLinks, order: orders, line: orderLines })
+    .from(downloadLinks)
+    .innerJoin(orders, eq(orders.id, downloadLinks.orderId))
+    .innerJoin(orderLines, eq(orderLines.id, downloadLinks.orderLineId))
+    .where(eq(downloadLinks.id, linkId));
+  const guessed = marketForAcceptLanguage(request.headers.get("Accept-Language"));
+  if (!found) return downloadRefusalPage("revoked", guessed, null);
+  const { order, line } = found;
+  const market: Market = marketForCountryCode(order.market) ?? markets.find((candidate) => candidate.locale === order.locale) ?? guessed;
+  const refuse = (refusal: DownloadRefusal, headers: Record<string, string> = {}) => downloadRefusalPage(refusal, market, order.erasedAt ? null : order.number, headers);
+
+  const windowStart = new Date(Math.floor(Date.now() / burstLimit.windowMs) * burstLimit.windowMs);
+  const hits = await countHit(context.db, rateLimitKey(context.signingKey, "download", linkId), windowStart, burstLimit.windowMs);
+  if (hits > burstLimit.requests) return refuse("limited", { "Retry-After": String(Math.ceil((windowStart.getTime() + burstLimit.windowMs - Date.now()) / 1000)) });
+
+  // A first look without counting: a refused link or a range outside the file costs no download.
+  if (linkState(found.link, { lineHeld: true }) === "revoked" || order.erasedAt) return refuse("revoked");
+  const file = await deliverable(context, order, line);
+  if (!file) return refuse("unavailable");
+  const ifRange = request.headers.get("If-Range");
+  const range = ifRange && ifRange !== file.etag ? null : parseRange(request.headers.get("Range"), file.size);
+  if (range === "unsatisfiable") {
+    return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${file.size}`, "Cache-Control": "private, no-store" } });
+  }
+  const headers: Record<string, string> = {
+    "Content-Type": file.contentType,
+    "Content-Length": String(range ? range.end - range.start + 1 : file.size),
+    "Content-Disposition": contentDisposition(file.fileName),
+    "Accept-Ranges": "bytes",
+    ETag: file.etag,
+    "Cache-Control": "private, no-store",
+  };
+  if (range) headers["Content-Range"] = `bytes ${range.start}-${range.end}/${file.size}`;
+  // A HEAD asks what the file is without taking it: not a download.
+  if (request.method === "HEAD") return new Response(null, { status: range ? 206 : 200, headers });
+  const started = await startDownload(context.db, linkId, { resumesAt: range?.start ?? 0, reviewDelayDays: context.reviewDelayDays, fileId: file.fileId });
+  if (started.kind === "refused") return refuse(started.state === "unknown" ? "revoked" : started.state);
+
+  const { start, end } = range ?? { start: 0, end: file.size - 1 };
+  let stream: Readable;
+  try {
+    stream = await file.read({ start, end });
+  } catch (error) {
+    console.error(`Download ${started.downloadId}: the storage did not give the file`, error instanceof Error ? error.message : error);
+    await finishDownload(context.db, started.downloadId, 0);
+    return refuse("unavailable");
+  }
+  return new Response(pulled(stream, (sent) => finishDownload(context.db, started.downloadId, sent).catch((error: unknown) => console.error(`Download ${started.downloadId} was not updated`, error))), {
+    status: range ? 206 : 200,
+    headers,
+  });
+}
