@@ -21,8 +21,6 @@ export default [
   // The test gateway's own pages, and the address every provider sends the buyer back to.
   route("test-gateway/:step/:charge", "routes/test-gateway.tsx", { id: "test-gateway" }),
   route("checkout-return/:payment", "routes/checkout-return.ts", { id: "checkout-return" }),
-  // Digital products' files, behind each order line's signed link (DESIGN §17).
-  route("download/:token", "routes/download.ts", { id: "download" }),
   route("webhooks/:provider", "routes/webhooks.ts", { id: "webhooks" }),
   route("storefront-settings", "routes/storefront-settings.ts", { id: "storefront-settings" }),
   // Counts of funnel page views, posted by the page-view beacon (DESIGN §14).

@@ -1,4 +1,7 @@
 import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -34,6 +37,7 @@ interface EntryModule extends FrontDoorHooks {
   rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
   geoPageOf?: GeoPageOf;
   handleAdminRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
+  handleDownloadRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
   routeExperiment?: RouteExperiment;
 }
 
@@ -78,6 +82,36 @@ function serveBackOffice(handle: NonNullable<EntryModule["handleAdminRequest"]>)
     } catch (error) {
       // A client that went away before its body was sent is no error of ours.
       if (req.destroyed && !req.complete) return;
+      next(error);
+    }
+  };
+}
+
+/**
+ * Digital products' files (`/download/<token>`): the app checks the link and answers with the file's
+ * stream, which is piped with backpressure, so a slow buyer holds a few chunks in memory, not the file.
+ */
+function serveDownloads(handle: NonNullable<EntryModule["handleDownloadRequest"]>) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    try {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+      }
+      const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host ?? "localhost"}`);
+      const response = await handle(new globalThis.Request(url, { method: req.method, headers }));
+      res.status(response.status);
+      response.headers.forEach((value, name) => res.setHeader(name, value));
+      if (!response.body || req.method === "HEAD") {
+        await response.body?.cancel();
+        res.end();
+        return;
+      }
+      await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
+    } catch (error) {
+      // A buyer who stopped the download is no error of ours; the app records the bytes that went out.
+      if (res.headersSent || (req.destroyed && !req.complete)) return;
       next(error);
     }
   };
@@ -149,6 +183,7 @@ export async function createApp(buildDir: string, runtime: ServerRuntime = serve
     next();
   });
   if (entry.handleAdminRequest) app.use("/admin", serveBackOffice(entry.handleAdminRequest));
+  if (entry.handleDownloadRequest) app.use("/download/", serveDownloads(entry.handleDownloadRequest));
   const render = createRequestHandler({ build });
   // A split test's entry path redirects to its arm before any page (prerendered or cached) is served.
   if (entry.routeExperiment) app.use(splitTests(entry.routeExperiment, entry.geoPageOf, runtime.settings.publicUrlIsHttps));
