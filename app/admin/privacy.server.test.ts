@@ -12,6 +12,7 @@ import { invitationToken } from "../reviews/invitations.server";
 import { submitReview } from "../reviews/reviews.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
+import { downloadDigitalItems } from "../test-support/digital-files";
 import type { Operator } from "../db/audit.server";
 import { erasedMailError, erasedOrderEmail, eraseCustomerData, exportCustomerData } from "./privacy.server";
 
@@ -42,6 +43,8 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     const gateway = new TestGateway(db);
     const upsellLine = first.lines.find((line) => line.source !== "checkout");
     if (!upsellLine) throw new Error("no upsell line");
+    // A digital item is invited to a review once it has been downloaded.
+    await downloadDigitalItems(db, first.order);
     const [invitation] = await db.select().from(reviewInvitations).where(eq(reviewInvitations.orderLineId, upsellLine.id));
     const reviewed = await submitReview(db, "key", invitationToken("key", invitation?.id ?? ""), { rating: 5, body: `Tolle Rezepte, Jürgen ${tag}` });
     if (reviewed.kind !== "stored") throw new Error(`expected a review, got ${reviewed.kind}`);
