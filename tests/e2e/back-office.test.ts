@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe";
@@ -10,6 +8,7 @@ import { addOperator, logIn } from "./support/back-office";
 import { launchChromium, openHydrated } from "./support/chromium";
 import { mailFiles, readable } from "./support/mail-files";
 import { startServer, type RunningServer } from "./support/server";
+import { createPostgresDatabase } from "./support/postgres";
 
 /**
  * The back office as the people who run the store use it, on the embedded database and (when
@@ -24,25 +23,6 @@ const buyer = { email: "lena.schmidt@example.com", givenName: "Lena", familyName
 
 const databaseKinds = process.env.TEST_DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-  const name = `back_office_${randomBytes(5).toString("hex")}`;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
-}
 
 describe.each(databaseKinds)("the back office on %s", (kind) => {
   let dataDir: string;
@@ -54,7 +34,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "storefront-admin-"));
-    database = kind === "postgres" ? await createPostgresDatabase() : undefined;
+    database = kind === "postgres" ? await createPostgresDatabase("back_office") : undefined;
     env = { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) };
     browser = await launchChromium();
   }, 120_000);

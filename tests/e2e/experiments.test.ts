@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe";
@@ -10,6 +8,7 @@ import { addOperator, logIn } from "./support/back-office";
 import { fillContact, payByCard } from "./support/buyer";
 import { launchChromium } from "./support/chromium";
 import { startServer, type RunningServer } from "./support/server";
+import { createPostgresDatabase } from "./support/postgres";
 
 /**
  * A split test as an operator runs it (DESIGN §18): an owner starts `/offer` against `/offer2` in
@@ -25,25 +24,6 @@ const crawlerAgent = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google
 
 const databaseKinds = process.env.TEST_DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 
-async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-  const name = `experiments_${randomBytes(5).toString("hex")}`;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
-}
 
 describe.each(databaseKinds)("split tests on %s", (kind) => {
   let dataDir: string;
@@ -56,7 +36,7 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "storefront-experiments-"));
-    database = kind === "postgres" ? await createPostgresDatabase() : undefined;
+    database = kind === "postgres" ? await createPostgresDatabase("experiments") : undefined;
     env = { DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) };
     // The embedded database takes one process at a time: operators are added before the server starts.
     expect(addOperator(env, "owner@example.com", "owner", ownerPassword).status).toBe(0);
