@@ -56,28 +56,38 @@ async function readBody(req: Request, limit: number): Promise<Buffer | "too_larg
   return Buffer.concat(chunks);
 }
 
+/** The Fetch request the app's own handlers take, from an Express request (its body read beforehand). */
+function fetchRequestOf(req: Request, body?: Buffer): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host ?? "localhost"}`);
+  return new globalThis.Request(url, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) });
+}
+
+/** A Fetch response's status and headers on the Express response, each cookie its own header. */
+function writeHead(res: Response, response: globalThis.Response): void {
+  res.status(response.status);
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") res.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
+}
+
 /** The back office answers Fetch requests (it lives in the app's server build, with the store). */
 function serveBackOffice(handle: NonNullable<EntryModule["handleAdminRequest"]>) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
       const hasBody = req.method !== "GET" && req.method !== "HEAD";
       const body = hasBody ? await readBody(req, maxAdminBody(req.path)) : undefined;
       if (body === "too_large") {
         res.status(413).type("text/plain").send("Request body too large");
         return;
       }
-      const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host ?? "localhost"}`);
-      const response = await handle(new globalThis.Request(url, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) }));
-      res.status(response.status);
-      response.headers.forEach((value, name) => {
-        if (name !== "set-cookie") res.setHeader(name, value);
-      });
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
+      const response = await handle(fetchRequestOf(req, body));
+      writeHead(res, response);
       res.end(req.method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
     } catch (error) {
       // A client that went away before its body was sent is no error of ours.
@@ -95,14 +105,8 @@ function serveDownloads(handle: NonNullable<EntryModule["handleDownloadRequest"]
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     try {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-      }
-      const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host ?? "localhost"}`);
-      const response = await handle(new globalThis.Request(url, { method: req.method, headers }));
-      res.status(response.status);
-      response.headers.forEach((value, name) => res.setHeader(name, value));
+      const response = await handle(fetchRequestOf(req));
+      writeHead(res, response);
       if (!response.body || req.method === "HEAD") {
         await response.body?.cancel();
         res.end();
