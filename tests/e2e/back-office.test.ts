@@ -8,7 +8,7 @@ import { addOperator, logIn } from "./support/back-office";
 import { launchChromium, openHydrated } from "./support/chromium";
 import { mailFiles, readable } from "./support/mail-files";
 import { startServer, type RunningServer } from "./support/server";
-import { createPostgresDatabase } from "./support/postgres";
+import { createPostgresDatabase, databaseKinds } from "./support/postgres";
 
 /**
  * The back office as the people who run the store use it, on the embedded database and (when
@@ -20,8 +20,6 @@ import { createPostgresDatabase } from "./support/postgres";
 const ownerPassword = "owner password 1234";
 const supportPassword = "support password 1234";
 const buyer = { email: "lena.schmidt@example.com", givenName: "Lena", familyName: "Schmidt", addressLine1: "Gartenweg 7", postalCode: "80331", city: "München" };
-
-const databaseKinds = process.env.TEST_DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 
 
 describe.each(databaseKinds)("the back office on %s", (kind) => {

@@ -8,7 +8,7 @@ import { addOperator, logIn } from "./support/back-office";
 import { fillContact, payByCard } from "./support/buyer";
 import { launchChromium } from "./support/chromium";
 import { startServer, type RunningServer } from "./support/server";
-import { createPostgresDatabase } from "./support/postgres";
+import { createPostgresDatabase, databaseKinds } from "./support/postgres";
 
 /**
  * A split test as an operator runs it (DESIGN §18): an owner starts `/offer` against `/offer2` in
@@ -21,8 +21,6 @@ const supportPassword = "support password 1234";
 /** A person's browser: headless Chromium says so in its user agent, and crawlers get the control. */
 const personAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
 const crawlerAgent = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
-
-const databaseKinds = process.env.TEST_DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 
 
 describe.each(databaseKinds)("split tests on %s", (kind) => {

@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
+/** The databases a browser test runs on: PGlite always, and PostgreSQL when TEST_DATABASE_URL is set. */
+export const databaseKinds = process.env.TEST_DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
+
 /** A new, empty database on the TEST_DATABASE_URL server, dropped again by `drop()`. */
 export async function createPostgresDatabase(prefix: string): Promise<{ url: string; query<T extends pg.QueryResultRow>(sql: string): Promise<T[]>; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL ?? "";
