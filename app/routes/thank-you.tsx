@@ -9,18 +9,19 @@ import { funnelTextsFor } from "../funnel/content.server";
 import { storefrontStateContext } from "../market/request-context";
 import type { CurrencyCode } from "../market/markets";
 import { useStorefront } from "../market/storefront-context";
-import { ownOrder, type OrderView } from "../upsells/order-page.server";
+import { cookieOrder, orderView, type OrderView } from "../upsells/order-page.server";
 import { ownDownloads } from "../upsells/own-downloads.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { lang } = context.get(storefrontStateContext);
   const texts = funnelTextsFor(lang).thankYou;
-  const order = await ownOrder(request, { endsFunnel: true });
-  if (!order) return { texts, order: null, downloads: null, orderTexts: null };
+  const ownOrder = await cookieOrder(request);
+  const order = await orderView(ownOrder, { endsFunnel: true });
+  if (!ownOrder || !order) return { texts, order: null, downloads: null, orderTexts: null };
   const { order: commerceOrderTexts, checkout } = commerceTextsFor(lang);
   // The download texts are formatted here: their messages never travel to the browser.
   const { downloadLink, downloadNote, ...orderTexts } = commerceOrderTexts;
-  const downloads = await ownDownloads(request, { downloadLink, downloadNote });
+  const downloads = await ownDownloads(ownOrder, { downloadLink, downloadNote });
   return data(
     { texts, order, downloads, orderTexts: { ...orderTexts, summary: { delivery: checkout.delivery, deliveryFree: checkout.deliveryFree, vatIncluded: checkout.vatIncluded, total: checkout.total } } },
     { headers: { "Cache-Control": "private, no-store" } },

@@ -62,11 +62,10 @@ async function awaitingProvider(db: Queryable, orderId: string): Promise<boolean
 }
 
 /**
- * The order of the browser's access cookie, for the upsell and thank-you pages. With
- * `endsFunnel`, reaching the page ends the order's funnel: its confirmation goes out now.
+ * What the thank-you page shows of the browser's own order (`cookieOrder`). With `endsFunnel`,
+ * reaching the page ends the order's funnel: its confirmation goes out now.
  */
-export async function ownOrder(request: Request, options: { endsFunnel: boolean }): Promise<OrderView | null> {
-  const order = await cookieOrder(request);
+export async function orderView(order: Order | undefined, options: { endsFunnel: boolean }): Promise<OrderView | null> {
   if (!order || order.status === "payment_failed" || order.status === "cancelled") return null;
   const { db } = store();
   if (order.status === "pending_payment" && !(await awaitingProvider(db, order.id))) return null;

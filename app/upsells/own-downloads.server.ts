@@ -1,17 +1,15 @@
 import { formatMessage } from "../mail/mail-texts.server";
 import { formatDate } from "../market/date-time";
 import { marketForCountryCode, markets, type Market } from "../market/markets";
-import { cookieOrder } from "./order-page.server";
+import type { Order } from "../orders/order-records.server";
 import { store } from "../store/store.server";
 import { downloadUrl, issueDownloadLinks } from "../downloads/links.server";
 
 /**
- * The thank-you page's download links for the browser's own order: issued when first shown, as
+ * The thank-you page's download links for the browser's own order (`cookieOrder`): issued when first shown, as
  * plain links (the page gains no script for them). Only links that give the file are shown.
  */
-export async function ownDownloads(request: Request, texts: { downloadLink: string; downloadNote: string }): Promise<{ links: { href: string; label: string }[]; note: string } | null> {
-  const order = await cookieOrder(request);
-  if (!order) return null;
+export async function ownDownloads(order: Order, texts: { downloadLink: string; downloadNote: string }): Promise<{ links: { href: string; label: string }[]; note: string } | null> {
   const { db, settings, signingKey } = store();
   const usable = (await issueDownloadLinks(db, order, settings.downloads)).filter((entry) => entry.state === "ok");
   const first = usable[0];
