@@ -17,7 +17,7 @@ import { checkCheckoutToken, newCheckoutToken } from "./checkout-token.server";
 import { checkoutFields, contactFields, keptValues, validateCheckout, type CheckoutErrors } from "./checkout-form";
 import { normalizePostalCode } from "./postal-codes";
 import { commerceTextsFor } from "../orders/commerce-texts.server";
-import { armOfQuery } from "../experiments/experiment-model";
+import { armOfQuery } from "../experiments/exposure-token.server";
 
 interface RouteArgs {
   request: Request;
@@ -154,7 +154,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       lines: quote.lines,
       totals: quote.totals,
       funnelSrc: url.searchParams.get("src")?.slice(0, 40) ?? null,
-      experimentArm: armOfQuery(url.searchParams.get("xp")),
+      experiment: armOfQuery(signingKey, url.searchParams.get("xp")),
       test: settings.storeMode === "test",
       digitalConsent: digital && values.digitalConsent === "yes",
     },

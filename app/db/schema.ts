@@ -49,8 +49,10 @@ export const orders = pgTable(
     /** The token of the checkout form that created the order: a resubmission finds it again. */
     checkoutToken: text("checkout_token").notNull().unique(),
     funnelSrc: text("funnel_src"),
-    /** The split-test arm the buyer was in, as the `xp` query carried it (`k3j9x2ab.1`). */
+    /** The split-test arm the buyer was in (`k3j9x2ab.1`), kept only when `xp` carried a valid exposure token. */
     experimentArm: text("experiment_arm"),
+    /** The signed token of the exposure the order came from: one order counts per token. */
+    experimentToken: text("experiment_token"),
     test: boolean("test").notNull(),
     createdAt: createdAt(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
@@ -524,6 +526,10 @@ export const shipments = pgTable(
 export const experimentStatuses = ["draft", "running", "stopped", "shipped"] as const;
 export type ExperimentStatus = (typeof experimentStatuses)[number];
 
+/** What a test's verdict is given on, chosen when it is created: one metric, so one family of comparisons. */
+export const primaryMetrics = ["conversion", "revenue_per_visitor"] as const;
+export type PrimaryMetric = (typeof primaryMetrics)[number];
+
 /** One arm of a split test: a funnel path and its share of the traffic in percent. */
 export interface ExperimentArmRow {
   path: string;
@@ -546,6 +552,7 @@ export const experiments = pgTable(
     /** Only visitors of this market take part; every market when null. */
     market: text("market"),
     hypothesis: text("hypothesis").notNull().default(""),
+    primaryMetric: text("primary_metric").$type<PrimaryMetric>().notNull().default("conversion"),
     status: text("status").$type<ExperimentStatus>().notNull(),
     shippedArm: integer("shipped_arm"),
     createdAt: createdAt(),
@@ -554,6 +561,7 @@ export const experiments = pgTable(
   },
   (table) => [
     check("experiments_status_check", sql`${table.status} in ('draft','running','stopped','shipped')`),
+    check("experiments_primary_metric_check", sql`${table.primaryMetric} in ('conversion','revenue_per_visitor')`),
     // One running test per entry path, whatever two operators do at once.
     uniqueIndex("experiments_running_entry_unique").on(table.entryPath).where(sql`${table.status} = 'running'`),
   ],

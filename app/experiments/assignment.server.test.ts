@@ -1,6 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { armCookieName, consentCookieName, decide, type EntryRequest } from "./assignment.server";
+import { armCookieName, consentCookieName, decide as decideWith, type EntryRequest } from "./assignment.server";
 import type { LiveExperiment, LiveExperiments } from "./experiments.server";
+import { newExposureToken, readExposureToken } from "./exposure-token.server";
+
+const signingKey = "a signing key for the tests";
+const now = Date.parse("2026-11-20T10:00:00Z");
+const decide = (request: EntryRequest, experiments: LiveExperiments, newId: () => string) => decideWith(request, experiments, newId, signingKey, now);
+/** A location's `xp` with its token replaced by `<token>`, after checking that the token is the store's, made now. */
+function withoutToken(location: string): string {
+  return location.replace(/xp=([a-z0-9]{8})\.(\d)\.([A-Za-z0-9_-]{36})/, (_all, key: string, arm: string, token: string) => {
+    expect(readExposureToken(signingKey, key, Number(arm), token)?.getTime()).toBe(now);
+    return `xp=${key}.${arm}.<token>`;
+  });
+}
 
 const browser = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const crawler = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -30,16 +42,25 @@ const idFor = (arm: number) => (arm === 0 ? "visitor-b" : "visitor-a");
 describe("the redirect of an entry path under test", () => {
   it.each([
     // url, the random id's arm, where the redirect leads
-    ["/offer", 0, "/offer?xp=k3j9x2ab.0"],
-    ["/offer", 1, "/offer2?xp=k3j9x2ab.1"],
-    ["/offer/fr", 1, "/offer2/fr?xp=k3j9x2ab.1"],
-    ["/OFFER/FR", 0, "/offer/fr?xp=k3j9x2ab.0"],
-    ["/offer/ch-fr?src=v2&utm_source=ad", 1, "/offer2/ch-fr?src=v2&utm_source=ad&xp=k3j9x2ab.1"],
-    ["/offer?xp=zzzzzzzz.1&src=v2", 0, "/offer?src=v2&xp=k3j9x2ab.0"],
-    ["/offer?xp=k3j9x2ab.3", 1, "/offer2?xp=k3j9x2ab.1"],
+    ["/offer", 0, "/offer?xp=k3j9x2ab.0.<token>"],
+    ["/offer", 1, "/offer2?xp=k3j9x2ab.1.<token>"],
+    ["/offer/fr", 1, "/offer2/fr?xp=k3j9x2ab.1.<token>"],
+    ["/OFFER/FR", 0, "/offer/fr?xp=k3j9x2ab.0.<token>"],
+    ["/offer/ch-fr?src=v2&utm_source=ad", 1, "/offer2/ch-fr?src=v2&utm_source=ad&xp=k3j9x2ab.1.<token>"],
+    ["/offer?xp=zzzzzzzz.1&src=v2", 0, "/offer?src=v2&xp=k3j9x2ab.0.<token>"],
+    ["/offer?xp=k3j9x2ab.3", 1, "/offer2?xp=k3j9x2ab.1.<token>"],
   ])("%s with an id of arm %i goes to %s", (url, arm, location) => {
     const decision = decide(request(url), live(offerTest), () => idFor(arm));
-    expect(decision).toMatchObject({ kind: "redirect", redirect: { location, cookies: [] }, exposure: { key: "k3j9x2ab", arm } });
+    expect(decision).toMatchObject({ kind: "redirect", redirect: { cookies: [] }, exposure: { key: "k3j9x2ab", arm } });
+    expect(withoutToken(decision.kind === "redirect" ? decision.redirect.location : "")).toBe(location);
+  });
+
+  it("gives every assignment a token of its own", () => {
+    const locations = new Set(Array.from({ length: 50 }, () => {
+      const decision = decide(request("/offer"), live(offerTest), () => idFor(1));
+      return decision.kind === "redirect" ? decision.redirect.location : "";
+    }));
+    expect(locations.size).toBe(50);
   });
 
   it("the ids used above are the hash's", () => {
@@ -49,6 +70,8 @@ describe("the redirect of an entry path under test", () => {
   it.each([
     ["/offer?xp=k3j9x2ab.0"],
     ["/offer/fr?xp=k3j9x2ab.1&src=v2"],
+    [`/offer/fr?xp=k3j9x2ab.1.${newExposureToken(signingKey, "k3j9x2ab", 1, now)}`],
+    [`/offer?xp=k3j9x2ab.0.${"A".repeat(36)}`],
     ["/offer2?xp=k3j9x2ab.1"],
     ["/offer2"],
     ["/offer.data"],
@@ -61,6 +84,13 @@ describe("the redirect of an entry path under test", () => {
   it("names the market of a locale path, and of the geo headers without one", () => {
     expect(decide(request("/offer/se"), live(offerTest), () => "x")).toMatchObject({ exposure: { market: "SE" } });
     expect(decide(request("/offer", {}, "GB"), live(offerTest), () => "x")).toMatchObject({ exposure: { market: "GB" } });
+  });
+
+  it("counts an exposure in the market of the arm's page, where its orders will be", () => {
+    // A test made before arms were checked for their market: the special-offer arm shows France.
+    const special = { ...offerTest, arms: [{ path: "/offer", weight: 50 }, { path: "/offerV7", weight: 50 }] };
+    expect(decide(request("/offer", {}, "GB"), live(special), () => idFor(1))).toMatchObject({ exposure: { arm: 1, market: "FR" } });
+    expect(decide(request("/offer", {}, "GB"), live(special), () => idFor(0))).toMatchObject({ exposure: { arm: 0, market: "GB" } });
   });
 
   it("leaves other markets alone when the test has one", () => {
@@ -99,24 +129,37 @@ describe("the arm cookie, only with consent", () => {
 
   it("keeps the arm in a cookie once the visitor consented", () => {
     const decision = decide(request("/offer", { cookie: `${consentCookieName}=granted` }), live(offerTest), () => idFor(1));
-    expect(decision).toMatchObject({ redirect: { location: "/offer2?xp=k3j9x2ab.1" } });
+    const location = decision.kind === "redirect" ? decision.redirect.location : "";
+    expect(withoutToken(location)).toBe("/offer2?xp=k3j9x2ab.1.<token>");
     const cookies = decision.kind === "redirect" ? decision.redirect.cookies : [];
     expect(cookies).toHaveLength(1);
-    expect(cookies[0]).toMatch(new RegExp(`^${armCookieName}=k3j9x2ab\\.1; Max-Age=\\d+; Path=/; HttpOnly; SameSite=Lax$`));
+    // The cookie keeps the exposure's token, the same the redirect carries.
+    expect(cookies[0]).toBe(`${armCookieName}=${location.split("xp=")[1]}; Max-Age=${90 * 86_400}; Path=/; HttpOnly; SameSite=Lax`);
   });
 
-  it("sends a consenting visitor back to the arm of the cookie, without counting again", () => {
-    const headers = { cookie: `other=1; ${consentCookieName}=granted; ${armCookieName}=aaaaaaaa.2~k3j9x2ab.1` };
+  it("sends a consenting visitor back to the arm and exposure of the cookie, without counting again", () => {
+    const token = newExposureToken(signingKey, "k3j9x2ab", 1, now - 86_400_000);
+    const headers = { cookie: `other=1; ${consentCookieName}=granted; ${armCookieName}=aaaaaaaa.2~k3j9x2ab.1.${token}` };
     expect(decide(request("/offer/fr", headers), live(offerTest), () => idFor(0))).toEqual({
       kind: "redirect",
-      redirect: { location: "/offer2/fr?xp=k3j9x2ab.1", cookies: [] },
+      redirect: { location: `/offer2/fr?xp=k3j9x2ab.1.${token}`, cookies: [] },
       exposure: null,
     });
   });
 
+  it("keeps the arm of a cookie without a valid token, counting a new exposure with a token of its own", () => {
+    const headers = { cookie: `${consentCookieName}=granted; ${armCookieName}=aaaaaaaa.2~k3j9x2ab.1` };
+    const decision = decide(request("/offer/fr", headers), live(offerTest), () => idFor(0));
+    expect(decision).toMatchObject({ kind: "redirect", exposure: { arm: 1 } });
+    const location = decision.kind === "redirect" ? decision.redirect.location : "";
+    expect(withoutToken(location)).toBe("/offer2/fr?xp=k3j9x2ab.1.<token>");
+    expect(decision.kind === "redirect" && decision.redirect.cookies[0]).toContain(`=aaaaaaaa.2~k3j9x2ab.1.${location.split(".1.")[1]};`);
+  });
+
   it("ignores the cookie without consent and removes it", () => {
     const decision = decide(request("/offer", { cookie: `${armCookieName}=k3j9x2ab.1` }), live(offerTest), () => idFor(0));
-    expect(decision).toMatchObject({ redirect: { location: "/offer?xp=k3j9x2ab.0" }, exposure: { arm: 0 } });
+    expect(decision).toMatchObject({ exposure: { arm: 0 } });
+    expect(withoutToken(decision.kind === "redirect" ? decision.redirect.location : "")).toBe("/offer?xp=k3j9x2ab.0.<token>");
     expect(decision.kind === "redirect" && decision.redirect.cookies[0]).toMatch(/^vitanor_xp=; Max-Age=0/);
   });
 

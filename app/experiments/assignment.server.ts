@@ -1,22 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { isbot } from "isbot";
-import { marketForRouteValue } from "../market/markets";
-import { parseXp, splitLocale, withLocale, xpValue } from "./experiment-model";
+import { marketForRouteValue, type CountryCode } from "../market/markets";
+import { marketOfPage, parseXp, splitLocale, withLocale, xpValue } from "./experiment-model";
 import type { LiveExperiment, LiveExperiments } from "./experiments.server";
+import { newExposureToken, readExposureToken } from "./exposure-token.server";
 import { bucketRanges, chooseArm, growthBookHash } from "./hash";
 
 /**
- * Assignment on the server, before any HTML (DESIGN §18). A request for the entry path of a
- * running test is answered with a redirect to its arm's path carrying `xp=<key>.<arm>`: every arm,
- * the control too, takes the same redirect, so no arm is a round trip faster. A request that
- * already carries a valid `xp` of that test is served as it is. Crawlers get the control's page
- * and are not counted. Nothing is stored on the device before analytics consent; after it, a
- * first-party cookie keeps the arm across visits.
+ * Assignment on the server, before any HTML (docs/decisions/0028-split-tests.md). A request for
+ * the entry path of a running test is answered with a redirect to its arm's path carrying
+ * `xp=<key>.<arm>.<token>`, the token naming this one exposure (0035-exposure-tokens.md): every
+ * arm, the control too, takes the same redirect, so no arm is a round trip faster. A request that
+ * already carries an `xp` of that test is served its arm's page as it is (whether its token holds
+ * decides only whether its order counts). Crawlers get the control's page and are not counted.
+ * Nothing is stored on the device before analytics consent; after it, a first-party cookie keeps
+ * the arm and its token across visits.
  */
 
 /** Set by the storefront when the visitor grants analytics consent (`app/analytics/consent-store.ts`). */
 export const consentCookieName = "vitanor_consent";
-/** The arms a consenting visitor is in: `key.arm` values joined by `~`. */
+/** The arms a consenting visitor is in: `key.arm.token` values joined by `~`. */
 export const armCookieName = "vitanor_xp";
 const armCookieMaxAge = 90 * 86_400;
 
@@ -81,14 +84,19 @@ export function armFor(experiment: Pick<LiveExperiment, "key" | "arms">, id: str
   return arm === -1 ? 0 : arm;
 }
 
-/** What to do with a page request, given the live experiments; `newId` makes the random id hashed. */
-export function decide(request: EntryRequest, live: LiveExperiments, newId: () => string = randomUUID): Decision {
+/**
+ * What to do with a page request, given the live experiments; `newId` makes the random id hashed,
+ * and the store's signing key signs the exposure's token.
+ */
+export function decide(request: EntryRequest, live: LiveExperiments, newId: () => string = randomUUID, signingKey: string, now = Date.now()): Decision {
   if (live.size === 0 || (request.method !== "GET" && request.method !== "HEAD")) return pass;
   const { path, locale } = splitLocale(request.pathname);
   const experiment = live.get(path);
   if (!experiment) return pass;
   const market = locale ? (marketForRouteValue(locale)?.country ?? "") : null;
   const marketOf = () => market ?? request.geoMarket();
+  // Counted in the market the arm's page shows, the one its orders will have.
+  const exposureMarket = (arm: number) => marketOfPage(experiment.arms[arm]?.path ?? experiment.entryPath, marketOf() as CountryCode);
   if (experiment.market && marketOf() !== experiment.market) return pass;
   const params = new URLSearchParams(request.search);
   const carried = parseXp(params.get("xp"));
@@ -107,20 +115,20 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
   const cookieHeader = request.header("cookie");
   const consented = cookieOf(cookieHeader, consentCookieName) === "granted";
   const kept = (cookieOf(cookieHeader, armCookieName) ?? "").split("~").map(parseXp).filter((value) => value !== null);
-  if (consented) {
-    const known = kept.find((value) => value.key === experiment.key && value.arm < experiment.arms.length);
-    if (known) return goTo(known.arm, xpValue(experiment.key, known.arm));
-  }
-  const arm = armFor(experiment, newId());
-  const xp = xpValue(experiment.key, arm);
+  const known = consented ? kept.find((value) => value.key === experiment.key && value.arm < experiment.arms.length) : undefined;
+  // A returning visitor keeps the exposure of the cookie: it is one visitor, and one order counts for it.
+  if (known?.token && readExposureToken(signingKey, experiment.key, known.arm, known.token)) return goTo(known.arm, xpValue(experiment.key, known.arm, known.token));
+  // A cookie without a valid token (written before tokens) keeps its arm and gets a counted exposure.
+  const arm = known ? known.arm : armFor(experiment, newId());
+  const xp = xpValue(experiment.key, arm, newExposureToken(signingKey, experiment.key, arm, now));
   let cookies: string[] = [];
   if (consented) {
-    const others = kept.filter((value) => value.key !== experiment.key).map((value) => xpValue(value.key, value.arm));
+    const others = kept.filter((value) => value.key !== experiment.key).map((value) => xpValue(value.key, value.arm, value.token));
     cookies = [cookie([...others.slice(-7), xp].join("~"), request.secure)];
   } else if (kept.length > 0 || cookieOf(cookieHeader, armCookieName) !== null) {
     // Consent withdrawn: the arm cookie goes with it.
     cookies = [cookie(null, request.secure)];
   }
   const decision = goTo(arm, xp, cookies);
-  return decision.kind === "redirect" ? { ...decision, exposure: { key: experiment.key, arm, market: marketOf() } } : decision;
+  return decision.kind === "redirect" ? { ...decision, exposure: { key: experiment.key, arm, market: exposureMarket(arm) } } : decision;
 }

@@ -1,10 +1,13 @@
-import type { ExperimentArmRow } from "../db/schema";
+import { primaryMetrics, type ExperimentArmRow, type PrimaryMetric } from "../db/schema";
 import { routeRows } from "../funnel/route-table";
-import { marketForCountryCode, marketForRouteValue } from "../market/markets";
+import { applySpecialOfferRule } from "../market/country-resolution";
+import { marketForCountryCode, marketForRouteValue, markets, type CountryCode } from "../market/markets";
 
 /**
- * What a split test is made of and how it is written in a URL (DESIGN §18). The arm travels in
- * the query as `xp=<experiment key>.<arm number>`, arm 0 being the control.
+ * What a split test is made of and how it is written in a URL (docs/decisions/0028-split-tests.md,
+ * 0035-exposure-tokens.md). The arm travels in the query as `xp=<experiment key>.<arm number>.<token>`,
+ * arm 0 being the control; the token, signed by the store, names the one exposure behind the visit
+ * (`exposure-token.server.ts`). A value without it still names the arm, but counts for nothing.
  */
 
 export const minArms = 2;
@@ -13,7 +16,9 @@ export const maxNameLength = 80;
 export const maxHypothesisLength = 1000;
 
 const keyPattern = /^[a-z0-9]{8}$/;
-const xpPattern = /^([a-z0-9]{8})\.([0-3])$/;
+/** An exposure token: 36 base64url characters (`exposure-token.server.ts` makes and reads them). */
+export const exposureTokenPattern = /^[A-Za-z0-9_-]{36}$/;
+const xpPattern = /^([a-z0-9]{8})\.([0-3])(?:\.([A-Za-z0-9_-]{36}))?$/;
 
 export interface ExperimentInput {
   name: string;
@@ -21,6 +26,7 @@ export interface ExperimentInput {
   arms: ExperimentArmRow[];
   market: string | null;
   hypothesis: string;
+  primaryMetric: PrimaryMetric;
 }
 
 /** Paths an arm or an entry may be: rows of the route table with a locale twin, so `/offer/fr` splits like `/offer`. */
@@ -37,14 +43,18 @@ export function isExperimentKey(value: string): boolean {
   return keyPattern.test(value);
 }
 
-export function xpValue(key: string, arm: number): string {
-  return `${key}.${arm}`;
+/** `key.arm`, or `key.arm.token` when a token is given. */
+export function xpValue(key: string, arm: number, token?: string | null): string {
+  return token ? `${key}.${arm}.${token}` : `${key}.${arm}`;
 }
 
-/** The experiment and arm an `xp` value names, by its form only (whether they exist is the caller's). */
-export function parseXp(value: string | null | undefined): { key: string; arm: number } | null {
+/**
+ * The experiment, arm and exposure token (null when none) an `xp` value names, by its form only:
+ * whether they exist and whether the token's signature holds is the caller's.
+ */
+export function parseXp(value: string | null | undefined): { key: string; arm: number; token: string | null } | null {
   const found = value ? xpPattern.exec(value) : null;
-  return found?.[1] ? { key: found[1], arm: Number(found[2]) } : null;
+  return found?.[1] ? { key: found[1], arm: Number(found[2]), token: found[3] ?? null } : null;
 }
 
 export interface ExperimentForm {
@@ -99,7 +109,13 @@ export function readExperimentForm(form: URLSearchParams): ExperimentForm {
   const hypothesis = (form.get("hypothesis") ?? "").trim();
   if (hypothesis.length > maxHypothesisLength) errors.push(`The hypothesis is longer than ${maxHypothesisLength} characters.`);
 
-  return { input: { name, entryPath: entryPath ?? entryText, arms, market, hypothesis }, errors };
+  const metricText = (form.get("primaryMetric") ?? "").trim();
+  const primaryMetric = primaryMetrics.find((metric) => metric === metricText);
+  if (!primaryMetric) errors.push("Choose the primary metric the verdict is given on: conversion or revenue per visitor.");
+
+  if (entryPath && errors.length === 0) errors.push(...marketMismatches(entryPath, arms, market));
+
+  return { input: { name, entryPath: entryPath ?? entryText, arms, market, hypothesis, primaryMetric: primaryMetric ?? "conversion" }, errors };
 }
 
 /**
@@ -120,8 +136,26 @@ export function withLocale(path: string, locale: string | null): string {
   return path === "/" ? `/${locale}` : `${path}/${locale}`;
 }
 
-/** The `xp` value an order keeps: exactly as carried when well formed, else none. */
-export function armOfQuery(value: string | null): string | null {
-  const xp = parseXp(value);
-  return xp ? xpValue(xp.key, xp.arm) : null;
+/** The market a visitor of `path` sees, given the market of the locale segment or of the geo headers. */
+export function marketOfPage(path: string, market: CountryCode): CountryCode {
+  return applySpecialOfferRule(market, path);
+}
+
+/**
+ * Arms sell at one price: an arm whose page shows any visitor of the test another market than the
+ * entry does (special-offer paths force France) is refused, one sentence per such arm.
+ */
+export function marketMismatches(entryPath: string, arms: readonly ExperimentArmRow[], market: string | null): string[] {
+  const visitors = markets.filter((candidate) => market === null || candidate.country === market).map((candidate) => candidate.country);
+  const errors: string[] = [];
+  arms.forEach((arm, index) => {
+    const moved = visitors.filter((country) => marketOfPage(arm.path, country) !== marketOfPage(entryPath, country));
+    const first = moved[0];
+    if (first === undefined) return;
+    const label = index === 0 ? "The control arm" : `Arm ${index + 1}`;
+    errors.push(
+      `${label}: ${arm.path} puts visitors from ${moved.join(", ")} in another market than ${entryPath} does (one from ${first} gets ${marketOfPage(arm.path, first)} instead of ${marketOfPage(entryPath, first)}), so they would see other prices; every arm must sell at the entry's prices.`,
+    );
+  });
+  return errors;
 }

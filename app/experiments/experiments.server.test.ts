@@ -18,8 +18,11 @@ import {
   stopExperiment,
   type Experiment,
 } from "./experiments.server";
+import { armOfQuery, newExposureToken } from "./exposure-token.server";
 import { experimentReport } from "./report.server";
 import { funnelReport } from "../admin/funnel-report.server";
+
+const signingKey = "the store's signing key in these tests";
 
 const form = (fields: [string, string][]) => readExperimentForm(new URLSearchParams(fields));
 const base: [string, string][] = [
@@ -27,6 +30,7 @@ const base: [string, string][] = [
   ["entry", "/offer"],
   ["market", ""],
   ["hypothesis", "The advertorial sells more"],
+  ["primaryMetric", "conversion"],
 ];
 
 describe("the experiment form's refusals", () => {
@@ -42,14 +46,31 @@ describe("the experiment form's refusals", () => {
     expect(form([...base, ...arms]).errors).toContain(message);
   });
 
-  it("refuses an entry that is not a route, no name and an unknown market", () => {
-    const { errors } = form([["name", " "], ["entry", "/nope"], ["market", "US"], ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offer2"], ["armWeight", "50"]]);
-    expect(errors).toEqual(["Give the experiment a name.", 'The entry path "/nope" is not a page of the route table that has a version per market.', '"US" is not one of the store\'s markets.']);
+  it("refuses an entry that is not a route, no name, an unknown market and no primary metric", () => {
+    const { errors } = form([["name", " "], ["entry", "/nope"], ["market", "US"], ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offer2"], ["armWeight", "50"], ["primaryMetric", "orders"]]);
+    expect(errors).toEqual([
+      "Give the experiment a name.",
+      'The entry path "/nope" is not a page of the route table that has a version per market.',
+      '"US" is not one of the store\'s markets.',
+      "Choose the primary metric the verdict is given on: conversion or revenue per visitor.",
+    ]);
+  });
+
+  it("refuses an arm whose page puts a visitor in another market than the entry does, so at other prices", () => {
+    const special = form([...base, ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offerV7"], ["armWeight", "50"]]);
+    expect(special.errors).toHaveLength(1);
+    expect(special.errors[0]).toMatch(/^Arm 2: \/offerV7 puts visitors from DE, GB, AT, SE, DK, FI, CH, ES, IT in another market than \/offer does \(one from DE gets FR instead of DE\)/);
+    // Both special-offer paths put everyone in the same market: allowed, as are arms that sell other bundles.
+    expect(form([...base.filter(([name]) => name !== "entry"), ["entry", "/offerip"], ["armPath", "/offerip"], ["armWeight", "50"], ["armPath", "/offerV7"], ["armWeight", "50"]]).errors).toEqual([]);
+    expect(form([...base, ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/take2"], ["armWeight", "50"]]).errors).toEqual([]);
+    // A test of France alone may send it to a special-offer path: the market stays France.
+    expect(form([...base.filter(([name]) => name !== "market"), ["market", "FR"], ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offerV7"], ["armWeight", "50"]]).errors).toEqual([]);
   });
 
   it("takes a good form, arm paths in the route table's spelling and empty pairs left out", () => {
     const { errors, input } = form([...base, ["armPath", "/offer"], ["armWeight", "34"], ["armPath", "/offerv4"], ["armWeight", "33"], ["armPath", "/take2"], ["armWeight", "33"], ["armPath", ""], ["armWeight", ""]]);
     expect(errors).toEqual([]);
+    expect(input.primaryMetric).toBe("conversion");
     expect(input.arms).toEqual([
       { path: "/offer", weight: 34 },
       { path: "/offerV4", weight: 33 },
@@ -58,7 +79,7 @@ describe("the experiment form's refusals", () => {
   });
 });
 
-const offerTest: ExperimentInput = { name: "Offer A/B", entryPath: "/offer", arms: [{ path: "/offer", weight: 50 }, { path: "/offer2", weight: 50 }], market: null, hypothesis: "" };
+const offerTest: ExperimentInput = { name: "Offer A/B", entryPath: "/offer", arms: [{ path: "/offer", weight: 50 }, { path: "/offer2", weight: 50 }], market: null, hypothesis: "", primaryMetric: "conversion" };
 
 describe.each(databaseKinds)("experiments on %s", (kind) => {
   const database = useTestDatabase(kind);
@@ -183,7 +204,9 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
         checkoutToken: randomUUID(),
         funnelSrc: null,
         experimentArm: `${experiment.key}.${order.arm}`,
+        experimentToken: newExposureToken(signingKey, experiment.key, order.arm, Date.parse("2026-11-02T09:00:00Z")),
         test: order.test ?? false,
+        createdAt: new Date("2026-11-02T09:30:00Z"),
         paidAt: order.status === "pending_payment" ? null : new Date("2026-11-02T10:00:00Z"),
       });
       await db.insert(orderLines).values({ orderId: id, bundleId: "b", productId: "p", productName: "P", kind: "supplement", units: 1, grossMinor: order.total, vatRateBp: 700, vatMinor: 0, source: order.took ? "upsell:upsell" : "checkout" });
@@ -212,6 +235,8 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
     ]);
     expect(arm?.currencies[0]?.revenuePerVisitorMinor).toBeCloseTo(9997 / 90, 9);
     expect(arm?.conversionDifference?.difference).toBeCloseTo(0, 12);
+    expect(arm?.conversionLift?.difference).toBeCloseTo(0, 12);
+    expect(report.ordersLeftOut).toBe(0);
     expect(report.caps).toEqual([
       { market: "DE", currency: "EUR", capMinor: 5997 },
       { market: "SE", currency: "SEK", capMinor: 19980 },
@@ -234,5 +259,135 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
     const control = await funnelReport(database.db, { from: "2026-11-01", to: new Date(), arm: `${experiment.key}.0` });
     expect(control.total).toMatchObject({ ordersPaid: 3 });
     expect(control.total.steps.find((step) => step.step === "checkout")?.visitors).toBe(0);
+  });
+});
+
+/** Paid orders as the checkout stores them: the arm and token that `armOfQuery` keeps of the page's `xp`. */
+async function insertOrders(db: TestDb, list: { xp: string; createdAt: Date; totalMinor?: number; status?: OrderStatus }[]): Promise<void> {
+  const rows = list.map((order, index) => {
+    const kept = armOfQuery(signingKey, order.xp);
+    const total = order.totalMinor ?? (index % 2 === 0 ? 4990 : 8970);
+    return {
+      id: randomUUID(),
+      number: `VN-${randomUUID().slice(0, 12)}`,
+      status: order.status ?? ("paid" as const),
+      market: "DE",
+      locale: "de_DE",
+      currency: "EUR",
+      email: "buyer@example.com",
+      givenName: "Test",
+      familyName: "Buyer",
+      addressLine1: "Street 1",
+      postalCode: "10115",
+      city: "Berlin",
+      country: "DE",
+      itemsMinor: total,
+      deliveryMinor: 0,
+      deliveryVatRateBp: 0,
+      totalMinor: total,
+      vatMinor: 0,
+      checkoutToken: randomUUID(),
+      funnelSrc: null,
+      experimentArm: kept?.arm ?? null,
+      experimentToken: kept?.token ?? null,
+      test: false,
+      createdAt: order.createdAt,
+      paidAt: order.status === "pending_payment" ? null : order.createdAt,
+    };
+  });
+  for (let index = 0; index < rows.length; index += 250) await db.insert(orders).values(rows.slice(index, index + 250));
+}
+type TestDb = ReturnType<typeof useTestDatabase>["db"];
+
+const exposed = (key: string, arm: number, at: Date) => `${key}.${arm}.${newExposureToken(signingKey, key, arm, at.getTime())}`;
+
+describe.each(databaseKinds)("which orders count for an arm, on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  const started = new Date("2026-11-01T00:00:00Z");
+  const stopped = new Date("2026-11-10T00:00:00Z");
+  let experiment: Experiment;
+  let shared = "";
+
+  beforeAll(async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath: "/take2" }, true, started);
+    if (created.kind !== "done") throw new Error("not created");
+    const stop = await stopExperiment(db, created.experiment.key, stopped);
+    if (stop.kind !== "done") throw new Error("not stopped");
+    experiment = stop.experiment;
+    const key = experiment.key;
+    await db.insert(experimentCounts).values([0, 1].map((arm) => ({ experimentKey: key, arm, market: "DE", day: "2026-11-01", step: exposureStep, count: 100 })));
+    const during = new Date("2026-11-03T12:00:00Z");
+    shared = exposed(key, 1, during);
+    await insertOrders(db, [
+      // One order from an exposure of each arm: these count.
+      { xp: exposed(key, 0, during), createdAt: during },
+      { xp: shared, createdAt: during },
+      // The same exposure's address, pasted and bought from twice more, started once before paying.
+      { xp: shared, createdAt: new Date("2026-11-04T00:00:00Z"), status: "pending_payment" },
+      { xp: shared, createdAt: new Date("2026-11-05T00:00:00Z") },
+      // An arm URL pasted without its token, or with a token made up by hand.
+      { xp: `${key}.1`, createdAt: during },
+      { xp: `${key}.1.${"A".repeat(36)}`, createdAt: during },
+      // A token moved to the other arm.
+      { xp: `${key}.0.${shared.split(".")[2] ?? ""}`, createdAt: during },
+      // A real exposure, but the order placed after the stop; and a token dated before the start.
+      { xp: exposed(key, 1, during), createdAt: new Date("2026-11-10T00:00:01Z") },
+      { xp: exposed(key, 1, new Date("2026-10-31T23:59:59Z")), createdAt: during },
+    ]);
+  });
+
+  it("keeps no arm on an order whose xp has no valid token", async () => {
+    const rows = await database.db.select({ arm: orders.experimentArm, token: orders.experimentToken }).from(orders);
+    expect(rows.filter((row) => row.arm === null && row.token === null)).toHaveLength(3);
+  });
+
+  it("counts one order per exposure, none from a pasted URL, none after the stop or from before the start", async () => {
+    const report = await experimentReport(database.db, experiment, { includeTest: false, now: new Date("2026-11-20T00:00:00Z") });
+    expect(report.arms.map((arm) => [arm.orders, arm.checkoutsStarted])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    // The second paid order of the shared exposure, the order after the stop and the early token.
+    expect(report.ordersLeftOut).toBe(3);
+    expect(report.days).toBe(9);
+  });
+
+  it("still shows the arm of every order with a valid token in the funnel report", async () => {
+    const report = await funnelReport(database.db, { from: "2026-11-01", to: new Date("2026-11-20T00:00:00Z"), arm: `${experiment.key}.1` });
+    expect(report.total).toMatchObject({ ordersPaid: 4 });
+  });
+});
+
+/**
+ * The false winner of issue 32, through the report's own code: both arms truly convert at 3 %
+ * (600 orders from 20,000 visitors each, over 14 days), and 6,000 more visitors reach arm 1
+ * through an address copied from one buyer's address bar, 3 % of them buying (180 orders). The
+ * copied address carries that buyer's exposure token, so its orders count once at most.
+ */
+describe.each(databaseKinds)("a false winner through copied arm URLs, on %s", (kind) => {
+  const database = useTestDatabase(kind);
+
+  it("gives no verdict: the copied orders count once, the arms stay alike", { timeout: 120_000 }, async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath: "/get" }, true, new Date("2026-11-01T00:00:00Z"));
+    if (created.kind !== "done") throw new Error("not created");
+    const key = created.experiment.key;
+    await db.insert(experimentCounts).values([0, 1].map((arm) => ({ experimentKey: key, arm, market: "DE", day: "2026-11-01", step: exposureStep, count: 20_000 })));
+    const day = (index: number) => new Date(Date.parse("2026-11-01T06:00:00Z") + (index % 14) * 86_400_000);
+    const real = [0, 1].flatMap((arm) => Array.from({ length: 600 }, (_, index) => ({ xp: exposed(key, arm, day(index)), createdAt: day(index) })));
+    const copied = real[600]?.xp ?? "";
+    const throughCopies = Array.from({ length: 180 }, (_, index) => ({ xp: copied, createdAt: new Date(day(index).getTime() + 3_600_000) }));
+    await insertOrders(db, [...real, ...throughCopies]);
+
+    const report = await experimentReport(db, created.experiment, { includeTest: false, now: new Date("2026-11-15T00:00:00Z") });
+    const [control, arm] = report.arms;
+    expect([control?.orders, arm?.orders]).toEqual([600, 600]);
+    expect(report.ordersLeftOut).toBe(180);
+    expect(report.gate.ready).toBe(true);
+    expect(report.srm.alert).toBe(false);
+    expect(arm?.conversionDifference?.lower).toBeLessThan(0);
+    expect(arm?.conversionDifference?.upper).toBeGreaterThan(0);
+    expect(arm?.verdict).toBe("No difference to the control shown yet.");
   });
 });

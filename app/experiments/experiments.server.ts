@@ -56,6 +56,7 @@ export async function createExperiment(tx: Queryable, input: ExperimentInput, st
       arms: input.arms,
       market: input.market,
       hypothesis: input.hypothesis,
+      primaryMetric: input.primaryMetric,
       status: start ? "running" : "draft",
       startedAt: start ? now : null,
     })

@@ -1,35 +1,45 @@
-import { and, eq, like, sql } from "drizzle-orm";
+import { and, eq, isNotNull, like, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
-import { experimentCounts, orders, type OrderStatus } from "../db/schema";
+import { experimentCounts, orders, type OrderStatus, type PrimaryMetric } from "../db/schema";
 import { markets } from "../market/markets";
 import { upsellSource } from "../orders/upsell-service.server";
 import { parseXp } from "./experiment-model";
 import { exposureStep, type Experiment } from "./experiments.server";
+import { assignedAtOf } from "./exposure-token.server";
 import {
   capPerGroup,
+  holmRejections,
   proportionSample,
   revenueSample,
   sampleRatioCheck,
   sequentialDifference,
+  sequentialLift,
+  sequentialPValue,
+  sequentialRatioDifference,
   verdictGate,
   type Interval,
+  type RatioSums,
   type SampleRatioCheck,
   type VerdictGate,
 } from "./statistics.server";
 
 /**
- * A split test's report per arm (DESIGN §18, docs/decisions/0028-split-tests.md):
- * - visitors: assignments made (exposures), one per visit sent to the arm; crawlers never count.
- * - orders: paid orders that carried the arm (refunded and withdrawn ones were sales);
- *   conversion = orders ÷ visitors.
+ * A split test's report per arm (docs/decisions/0028-split-tests.md, 0035-exposure-tokens.md):
+ * - visitors: assignments made (exposures), one per visit sent to the arm, in the market of the
+ *   arm's page; crawlers never count.
+ * - orders: paid orders that carried a valid exposure token of the arm (refunded and withdrawn ones
+ *   were sales), at most one per token, placed while the test ran by a visitor exposed while it
+ *   ran; conversion = orders ÷ visitors.
  * - revenue: per order its total less what was refunded, capped at the 99.9th percentile of the
  *   test's orders in its market; per currency only, never added across currencies. Average order
  *   value = revenue ÷ orders; revenue per visitor = revenue ÷ visitors of the markets that pay in
  *   that currency.
  * - upsell take rate: orders that took an upsell ÷ orders that were shown one.
- * - the difference to the control of conversion and of revenue per visitor, with GrowthBook's
- *   asymptotic confidence sequence (valid however often the report is looked at), the sample-ratio
- *   check of the visitors against the weights, and a verdict only after 7 days and 30 orders per arm.
+ * - the difference to the control of each (and the relative lift of conversion and revenue per
+ *   visitor, delta method), with GrowthBook's asymptotic confidence sequence (valid however often
+ *   the report is looked at), and the sample-ratio check of the visitors against the weights.
+ * - a verdict on the test's primary metric alone, Holm-Bonferroni across the arms (and currencies),
+ *   only after 7 days and 30 orders per arm and never while the sample-ratio check alerts.
  */
 
 export interface CurrencyFigures {
@@ -39,10 +49,14 @@ export interface CurrencyFigures {
   /** Net of refunds and capped, in minor units. */
   revenueMinor: number;
   averageOrderValueMinor: number | null;
+  /** Arm minus control, in minor units per order; null for the control or too little data. */
+  averageOrderValueDifference: Interval | null;
   /** Minor units per visitor, unrounded (cents per visitor are often fractions). */
   revenuePerVisitorMinor: number | null;
   /** Arm minus control, in minor units per visitor; null for the control or too little data. */
   difference: Interval | null;
+  /** Arm ÷ control − 1 of revenue per visitor. */
+  lift: Interval | null;
 }
 
 export interface ArmFigures {
@@ -54,19 +68,28 @@ export interface ArmFigures {
   views: Record<string, number>;
   checkoutsStarted: number;
   orders: number;
+  /** Null when there is no visitor, or when the counts cannot be a rate (see `problem`). */
   conversion: number | null;
   /** Arm minus control, as a proportion; null for the control or too little data. */
   conversionDifference: Interval | null;
+  /** Arm ÷ control − 1 of conversion. */
+  conversionLift: Interval | null;
   upsellShown: number;
   upsellTaken: number;
   upsellTakeRate: number | null;
+  upsellTakeRateDifference: Interval | null;
   currencies: CurrencyFigures[];
-  /** What the numbers say against the control, once a verdict may be given. */
+  /** Why this arm's figures are not rates, when they are not (more orders than visitors). */
+  problem: string | null;
+  /** What the primary metric says against the control, once a verdict may be given. */
   verdict: string | null;
 }
 
 export interface ExperimentReport {
   includeTest: boolean;
+  primaryMetric: PrimaryMetric;
+  /** Orders that carried a valid token of the test but do not count: placed before or after it ran, or a second order of one exposure. */
+  ordersLeftOut: number;
   days: number;
   arms: ArmFigures[];
   srm: SampleRatioCheck;
@@ -100,6 +123,8 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     db
       .select({
         xp: orders.experimentArm,
+        token: orders.experimentToken,
+        createdAt: orders.createdAt,
         market: orders.market,
         currency: orders.currency,
         status: orders.status,
@@ -110,7 +135,8 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
         shownUpsell: sql<boolean>`exists (select 1 from order_events e where e.order_id = "orders"."id" and e.type = 'upsell_shown')`,
       })
       .from(orders)
-      .where(and(like(orders.experimentArm, `${experiment.key}.%`), options.includeTest ? undefined : eq(orders.test, false))),
+      .where(and(like(orders.experimentArm, `${experiment.key}.%`), isNotNull(orders.experimentToken), options.includeTest ? undefined : eq(orders.test, false)))
+      .orderBy(orders.createdAt, orders.id),
   ]);
 
   const arms = experiment.arms.map((row, arm) => ({
@@ -127,11 +153,25 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     if (count.step === exposureStep) arm.visitorsByMarket.set(count.market, (arm.visitorsByMarket.get(count.market) ?? 0) + count.count);
     else arm.views[count.step] = (arm.views[count.step] ?? 0) + count.count;
   }
+  // An order counts only inside the test's run, from an exposure made in it, and once per exposure.
+  const ranFrom = experiment.startedAt?.getTime() ?? Number.POSITIVE_INFINITY;
+  const ranUntil = experiment.stoppedAt?.getTime() ?? Number.POSITIVE_INFINITY;
+  const during = (time: number | undefined) => time !== undefined && time >= ranFrom && time <= ranUntil;
+  const startedTokens = new Set<string>();
+  const paidTokens = new Set<string>();
+  let ordersLeftOut = 0;
   for (const order of orderRows) {
     const arm = arms[parseXp(order.xp)?.arm ?? -1];
-    if (!arm) continue;
-    arm.started += 1;
-    if (unpaid.includes(order.status)) continue;
+    if (!arm || !order.token) continue;
+    const paid = !unpaid.includes(order.status);
+    if (!during(assignedAtOf(order.token)?.getTime()) || !during(order.createdAt.getTime()) || (paid && paidTokens.has(order.token))) {
+      ordersLeftOut += 1;
+      continue;
+    }
+    if (!startedTokens.has(order.token)) arm.started += 1;
+    startedTokens.add(order.token);
+    if (!paid) continue;
+    paidTokens.add(order.token);
     arm.paid.push({
       market: order.market,
       currency: order.currency,
@@ -165,12 +205,40 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
   const [control] = arms;
   if (!control) throw new Error("An experiment has at least two arms");
   const days = experiment.startedAt ? ((experiment.stoppedAt ?? now).getTime() - experiment.startedAt.getTime()) / 86_400_000 : 0;
-  const gate = verdictGate(days, arms.map((arm) => arm.paid.length));
+  const srm = sampleRatioCheck(arms.map((arm) => visitorsOf(arm)), experiment.arms.map((arm) => arm.weight));
+  const gate = verdictGate(days, arms.map((arm) => arm.paid.length), srm.alert);
+
+  /** Orders beyond visitors are not a rate: their samples would have a negative variance. */
+  const problemOf = (arm: (typeof arms)[number]) => {
+    const visitors = visitorsOf(arm);
+    return arm.paid.length > visitors ? `${arm.paid.length} orders from ${visitors} visitors: more orders than visitors is no rate, so this arm's exposures were not all counted.` : null;
+  };
+  const conversionSampleOf = (arm: (typeof arms)[number]) => (problemOf(arm) ? null : proportionSample(arm.paid.length, visitorsOf(arm)));
+  const both = <T, R>(a: T | null, b: T | null, compare: (a: T, b: T) => R | null) => (a && b ? compare(a, b) : null);
+  const orderValueSums = (arm: (typeof arms)[number], currency: string): RatioSums => {
+    const amounts = arm.paid.filter((order) => order.currency === currency).map((order) => order.capped);
+    const sumX = amounts.reduce((sum, amount) => sum + amount, 0);
+    return { n: visitorsOf(arm, currency), sumX, sumY: amounts.length, sumXX: amounts.reduce((sum, amount) => sum + amount * amount, 0), sumYY: amounts.length, sumXY: sumX };
+  };
+  const upsellSums = (arm: (typeof arms)[number]): RatioSums => {
+    const taken = arm.paid.filter((order) => order.tookUpsell).length;
+    const shown = arm.paid.filter((order) => order.shownUpsell).length;
+    return { n: visitorsOf(arm), sumX: taken, sumY: shown, sumXX: taken, sumYY: shown, sumXY: taken };
+  };
+
+  // The primary metric's comparisons, one per arm (and currency): Holm-Bonferroni over all of them.
+  const comparisons = arms.slice(1).flatMap((arm) =>
+    experiment.primaryMetric === "conversion"
+      ? [{ arm: arm.arm, what: "Conversion is", p: both(conversionSampleOf(control), conversionSampleOf(arm), sequentialPValue), currency: undefined as string | undefined }]
+      : currencies.map((currency) => ({ arm: arm.arm, what: `Revenue per visitor in ${currency} is`, p: sequentialPValue(revenueSampleOf(control, currency), revenueSampleOf(arm, currency)), currency })),
+  );
+  const rejected = holmRejections(comparisons.map((comparison) => comparison.p));
 
   const figures = arms.map((arm): ArmFigures => {
     const visitors = visitorsOf(arm);
     const isControl = arm.arm === 0;
-    const conversionDifference = isControl ? null : sequentialDifference(proportionSample(control.paid.length, visitorsOf(control)), proportionSample(arm.paid.length, visitors));
+    const problem = problemOf(arm);
+    const conversionDifference = isControl ? null : both(conversionSampleOf(control), conversionSampleOf(arm), (a, b) => sequentialDifference(a, b));
     const upsellShown = arm.paid.filter((order) => order.shownUpsell).length;
     const upsellTaken = arm.paid.filter((order) => order.tookUpsell).length;
     const byCurrency = currencies.map((currency): CurrencyFigures => {
@@ -183,13 +251,19 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
         orders: paid.length,
         revenueMinor: Math.round(revenueMinor),
         averageOrderValueMinor: paid.length > 0 ? Math.round(revenueMinor / paid.length) : null,
+        averageOrderValueDifference: isControl || problem ? null : sequentialRatioDifference(orderValueSums(control, currency), orderValueSums(arm, currency)),
         revenuePerVisitorMinor: ratio(revenueMinor, currencyVisitors),
         difference: isControl ? null : sequentialDifference(revenueSampleOf(control, currency), revenueSampleOf(arm, currency)),
+        lift: isControl ? null : sequentialLift(revenueSampleOf(control, currency), revenueSampleOf(arm, currency)),
       };
     });
-    const findings = gate.ready && !isControl
-      ? [sayOf(conversionDifference, "Conversion is"), ...byCurrency.map((figures) => sayOf(figures.difference, `Revenue per visitor in ${figures.currency} is`))].filter((text) => text !== null)
-      : [];
+    const intervalOf = (currency: string | undefined) =>
+      currency === undefined ? conversionDifference : (byCurrency.find((figures) => figures.currency === currency)?.difference ?? null);
+    const findings = comparisons
+      .map((comparison, index) => ({ ...comparison, rejected: rejected[index] }))
+      .filter((comparison) => comparison.arm === arm.arm && comparison.rejected)
+      .map((comparison) => sayOf(intervalOf(comparison.currency), comparison.what))
+      .filter((text) => text !== null);
     return {
       arm: arm.arm,
       path: arm.row.path,
@@ -198,22 +272,18 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
       views: arm.views,
       checkoutsStarted: arm.started,
       orders: arm.paid.length,
-      conversion: ratio(arm.paid.length, visitors),
+      conversion: problem ? null : ratio(arm.paid.length, visitors),
       conversionDifference,
+      conversionLift: isControl ? null : both(conversionSampleOf(control), conversionSampleOf(arm), (a, b) => sequentialLift(a, b)),
       upsellShown,
       upsellTaken,
       upsellTakeRate: ratio(upsellTaken, upsellShown),
+      upsellTakeRateDifference: isControl || problem ? null : sequentialRatioDifference(upsellSums(control), upsellSums(arm)),
       currencies: byCurrency,
+      problem,
       verdict: gate.ready && !isControl ? (findings.length > 0 ? `${findings.join("; ")}.` : "No difference to the control shown yet.") : null,
     };
   });
 
-  return {
-    includeTest: options.includeTest,
-    days,
-    arms: figures,
-    srm: sampleRatioCheck(figures.map((arm) => arm.visitors), experiment.arms.map((arm) => arm.weight)),
-    gate,
-    caps,
-  };
+  return { includeTest: options.includeTest, primaryMetric: experiment.primaryMetric, ordersLeftOut, days, arms: figures, srm, gate, caps };
 }

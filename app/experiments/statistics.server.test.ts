@@ -2,13 +2,18 @@ import { describe, expect, it } from "vitest";
 import reference from "./statistics-reference.json";
 import {
   capPerGroup,
+  holmRejections,
   proportionSample,
   quantile,
   revenueSample,
   sampleRatioCheck,
   sequentialDifference,
+  sequentialLift,
+  sequentialPValue,
+  sequentialRatioDifference,
   sequentialRho,
   verdictGate,
+  type RatioSums,
 } from "./statistics.server";
 
 // The reference numbers were computed independently with Python's math and statistics modules;
@@ -68,6 +73,69 @@ describe("the sequential interval of a difference", () => {
     expect(sequentialDifference(proportionSample(0, 1), proportionSample(1, 5))).toBeNull();
     expect(sequentialDifference(proportionSample(0, 50), proportionSample(0, 50))).toBeNull();
   });
+
+  it("gives none when one arm alone has no variance (no orders there), rather than an interval from the other arm's", () => {
+    expect(sequentialDifference(proportionSample(30, 1000), proportionSample(0, 1000))).toBeNull();
+    expect(sequentialLift(proportionSample(30, 1000), proportionSample(0, 1000))).toBeNull();
+    expect(sequentialDifference(revenueSample([], 500), revenueSample([4990, 8970], 500))).toBeNull();
+  });
+});
+
+describe("the relative lift by the delta method", () => {
+  it.each(reference.lift)("$kind", (expected) => {
+    const sampleOf = (side: { successes?: number; amounts?: number[]; n: number }) =>
+      side.amounts ? revenueSample(side.amounts, side.n) : proportionSample(side.successes ?? 0, side.n);
+    const control = sampleOf(expected.control);
+    const arm = sampleOf(expected.arm);
+    const interval = sequentialLift(control, arm);
+    close(interval?.difference, expected.difference);
+    close(interval?.lower, expected.lower);
+    close(interval?.upper, expected.upper);
+  });
+
+  it("gives none when the control is zero", () => {
+    expect(sequentialLift(revenueSample([], 100), revenueSample([100, 200], 100))).toBeNull();
+  });
+});
+
+/** The sums over every visitor of a ratio metric's numerator and denominator. */
+function sumsOf(side: { amounts: number[]; n: number } | { taken: number; shown: number; n: number }): RatioSums {
+  if ("amounts" in side) {
+    const sumX = side.amounts.reduce((sum, amount) => sum + amount, 0);
+    return { n: side.n, sumX, sumY: side.amounts.length, sumXX: side.amounts.reduce((sum, amount) => sum + amount * amount, 0), sumYY: side.amounts.length, sumXY: sumX };
+  }
+  return { n: side.n, sumX: side.taken, sumY: side.shown, sumXX: side.taken, sumYY: side.shown, sumXY: side.taken };
+}
+
+describe("ratio metrics by the delta method", () => {
+  it.each(reference.ratios)("$kind", (expected) => {
+    const interval = sequentialRatioDifference(sumsOf(expected.control), sumsOf(expected.arm));
+    close(interval?.difference, expected.difference);
+    close(interval?.lower, expected.lower);
+    close(interval?.upper, expected.upper);
+  });
+
+  it("gives none for an arm without orders, or whose orders are all alike", () => {
+    expect(sequentialRatioDifference(sumsOf({ amounts: [4990, 8970], n: 100 }), sumsOf({ amounts: [], n: 100 }))).toBeNull();
+    expect(sequentialRatioDifference(sumsOf({ amounts: [4990, 8970], n: 100 }), sumsOf({ amounts: [4990, 4990, 4990], n: 100 }))).toBeNull();
+  });
+});
+
+describe("always-valid p-values and Holm-Bonferroni", () => {
+  it.each(reference.pValues)("conversion $control.successes/$control.n against $arm.successes/$arm.n", ({ control, arm, pValue }) => {
+    close(sequentialPValue(proportionSample(control.successes, control.n), proportionSample(arm.successes, arm.n)) ?? undefined, pValue, 6);
+  });
+
+  it("rejects in order of p while p ≤ α ÷ (m − rank), and nothing after the first that is kept", () => {
+    // α/3 = 0.01667, α/2 = 0.025, α/1 = 0.05
+    expect(holmRejections([0.01, 0.02, 0.04])).toEqual([true, true, true]);
+    expect(holmRejections([0.04, 0.01, 0.03])).toEqual([false, true, false]);
+    expect(holmRejections([0.03, 0.04, 0.001])).toEqual([false, false, true]);
+    // A single comparison is tested at α itself; a missing p-value is kept and still counts in m.
+    expect(holmRejections([0.049])).toEqual([true]);
+    expect(holmRejections([0.03, null])).toEqual([false, false]);
+    expect(holmRejections([0.02, null])).toEqual([true, false]);
+  });
 });
 
 describe("capping revenue", () => {
@@ -98,5 +166,9 @@ describe("no verdict too early", () => {
     [30, [30, 31, 45], true],
   ] as const)("after %s days with %j orders: ready %s", (days, orders, ready) => {
     expect(verdictGate(days, orders).ready).toBe(ready);
+  });
+
+  it("gives none while the sample-ratio check alerts, however much data there is", () => {
+    expect(verdictGate(30, [500, 500], true)).toEqual({ ready: false, reason: "No verdict while the sample-ratio check alerts: the counts themselves are wrong." });
   });
 });

@@ -89,19 +89,131 @@ export interface Interval {
   upper: number;
 }
 
+/** An estimate and its squared standard error, from which every interval below is made. */
+interface Estimate {
+  value: number;
+  /** The estimate's variance (per unit variance ÷ units). */
+  variance: number;
+  /** Units on both sides, the n of the sequence. */
+  n: number;
+}
+
+function sequenceOf(estimate: Estimate | null, level: number, tuning: number): Interval | null {
+  if (!estimate || !(estimate.variance > 0) || !Number.isFinite(estimate.variance)) return null;
+  const halfWidth = sequentialHalfWidth(estimate.variance * estimate.n, estimate.n, level, tuning);
+  return { difference: estimate.value, lower: estimate.value - halfWidth, upper: estimate.value + halfWidth };
+}
+
+/**
+ * The always-valid p-value of an estimate: the smallest α at which its confidence sequence
+ * leaves out 0 (found by bisection; the half-width shrinks as α grows). Null without an interval.
+ */
+function sequentialPValueOf(estimate: Estimate | null, tuning: number): number | null {
+  if (!estimate || !(estimate.variance > 0) || !Number.isFinite(estimate.variance)) return null;
+  const distance = Math.abs(estimate.value);
+  const halfWidthAt = (level: number) => sequentialHalfWidth(estimate.variance * estimate.n, estimate.n, level, tuning);
+  let low = Math.log(1e-12);
+  let high = Math.log(1 - 1e-9);
+  if (distance >= halfWidthAt(Math.exp(low))) return 1e-12;
+  if (distance < halfWidthAt(Math.exp(high))) return 1;
+  for (let step = 0; step < 80; step++) {
+    const middle = (low + high) / 2;
+    if (distance >= halfWidthAt(Math.exp(middle))) high = middle;
+    else low = middle;
+  }
+  return Math.exp(high);
+}
+
+/** Both sides have at least two units and some variance: otherwise there is nothing to compare. */
+const comparable = (control: Sample, arm: Sample) => control.n >= 2 && arm.n >= 2 && control.variance > 0 && arm.variance > 0;
+
+function differenceEstimate(control: Sample, arm: Sample): Estimate | null {
+  if (!comparable(control, arm)) return null;
+  return { value: arm.mean - control.mean, variance: control.variance / control.n + arm.variance / arm.n, n: control.n + arm.n };
+}
+
+/**
+ * The relative lift arm ÷ control − 1 and its variance by the delta method, GrowthBook's default:
+ * var = var_b / (μ_a² n_b) + var_a μ_b² / (μ_a⁴ n_a).
+ */
+function liftEstimate(control: Sample, arm: Sample): Estimate | null {
+  if (!comparable(control, arm) || !(control.mean > 0)) return null;
+  const variance = arm.variance / (control.mean ** 2 * arm.n) + (control.variance * arm.mean ** 2) / (control.mean ** 4 * control.n);
+  return { value: arm.mean / control.mean - 1, variance, n: control.n + arm.n };
+}
+
 /**
  * The arm's mean minus the control's, with an interval that holds at every look at once (an
  * always-valid confidence sequence): looking every day does not make it lie more often. Null
  * while one side has fewer than two units or no variance.
  */
 export function sequentialDifference(control: Sample, arm: Sample, level = alpha, tuning = sequentialTuning): Interval | null {
-  if (control.n < 2 || arm.n < 2) return null;
-  const standardErrorSquared = control.variance / control.n + arm.variance / arm.n;
-  if (!(standardErrorSquared > 0)) return null;
-  const n = control.n + arm.n;
-  const halfWidth = sequentialHalfWidth(standardErrorSquared * n, n, level, tuning);
-  const difference = arm.mean - control.mean;
-  return { difference, lower: difference - halfWidth, upper: difference + halfWidth };
+  return sequenceOf(differenceEstimate(control, arm), level, tuning);
+}
+
+/** The relative lift (0.1 = 10 % more than the control) with its confidence sequence, by the delta method. */
+export function sequentialLift(control: Sample, arm: Sample, level = alpha, tuning = sequentialTuning): Interval | null {
+  return sequenceOf(liftEstimate(control, arm), level, tuning);
+}
+
+/** The always-valid p-value of the difference of means (what Holm-Bonferroni orders the arms by). */
+export function sequentialPValue(control: Sample, arm: Sample, tuning = sequentialTuning): number | null {
+  return sequentialPValueOf(differenceEstimate(control, arm), tuning);
+}
+
+/**
+ * A ratio metric over visitors (average order value: revenue ÷ orders; upsell take rate: orders
+ * that took one ÷ orders shown one), from the sums over the n visitors of numerator x and
+ * denominator y.
+ */
+export interface RatioSums {
+  n: number;
+  sumX: number;
+  sumY: number;
+  sumXX: number;
+  sumYY: number;
+  sumXY: number;
+}
+
+/**
+ * The ratio ΣX ÷ ΣY and its variance by the delta method (GrowthBook's ratio metrics):
+ * (var_x − 2 r cov + r² var_y) ÷ (n μ_y²), with unbiased per-visitor variances and covariance.
+ */
+export function ratioEstimate(sums: RatioSums): { ratio: number; variance: number } | null {
+  const { n } = sums;
+  if (n < 2 || !(sums.sumY > 0)) return null;
+  const meanX = sums.sumX / n;
+  const meanY = sums.sumY / n;
+  const varX = (sums.sumXX - n * meanX * meanX) / (n - 1);
+  const varY = (sums.sumYY - n * meanY * meanY) / (n - 1);
+  const cov = (sums.sumXY - n * meanX * meanY) / (n - 1);
+  const ratio = meanX / meanY;
+  const variance = (varX - 2 * ratio * cov + ratio * ratio * varY) / (n * meanY * meanY);
+  return { ratio, variance };
+}
+
+/** The arm's ratio minus the control's with its confidence sequence; null where either ratio has no variance. */
+export function sequentialRatioDifference(control: RatioSums, arm: RatioSums, level = alpha, tuning = sequentialTuning): Interval | null {
+  const a = ratioEstimate(control);
+  const b = ratioEstimate(arm);
+  if (!a || !b || !(a.variance > 1e-15 * Math.max(1, a.ratio * a.ratio)) || !(b.variance > 1e-15 * Math.max(1, b.ratio * b.ratio))) return null;
+  return sequenceOf({ value: b.ratio - a.ratio, variance: a.variance + b.variance, n: control.n + arm.n }, level, tuning);
+}
+
+/**
+ * Holm-Bonferroni: which of m hypotheses are rejected at family-wise level α. Sorted by p, the
+ * i-th smallest (from 0) is rejected while p ≤ α ÷ (m − i); the first that is not stops the rest.
+ * A missing p-value counts in m and is never rejected.
+ */
+export function holmRejections(pValues: readonly (number | null)[], level = alpha): boolean[] {
+  const m = pValues.length;
+  const order = pValues.map((p, index) => ({ p: p ?? Number.POSITIVE_INFINITY, index })).sort((a, b) => a.p - b.p);
+  const rejected = pValues.map(() => false);
+  for (const [rank, { p, index }] of order.entries()) {
+    if (!(p <= level / (m - rank))) break;
+    rejected[index] = true;
+  }
+  return rejected;
 }
 
 /** The q-quantile by linear interpolation between order statistics (Hyndman & Fan's type 7). */
@@ -133,8 +245,9 @@ export interface VerdictGate {
   reason: string | null;
 }
 
-/** A verdict only after 7 days and 30 orders in every arm. */
-export function verdictGate(days: number, ordersPerArm: readonly number[]): VerdictGate {
+/** A verdict only after 7 days and 30 orders in every arm, and never while the sample-ratio check alerts. */
+export function verdictGate(days: number, ordersPerArm: readonly number[], sampleRatioAlert = false): VerdictGate {
+  if (sampleRatioAlert) return { ready: false, reason: "No verdict while the sample-ratio check alerts: the counts themselves are wrong." };
   const fewest = Math.min(...ordersPerArm);
   if (days < minDaysForVerdict) return { ready: false, reason: `No verdict before ${minDaysForVerdict} days; the test has run ${Math.floor(days)}.` };
   if (!(fewest >= minOrdersPerArm)) return { ready: false, reason: `No verdict before ${minOrdersPerArm} orders in every arm; the fewest is ${fewest}.` };

@@ -35,8 +35,8 @@ export interface NewOrder {
   lines: readonly PricedLine[];
   totals: OrderTotals;
   funnelSrc: string | null;
-  /** The split-test arm (`xp`) the checkout's address carried, when valid. */
-  experimentArm?: string | null;
+  /** The split-test arm (`key.arm`) and exposure token the checkout's `xp` carried, when its token is valid. */
+  experiment?: { arm: string; token: string } | null;
   test: boolean;
   digitalConsent: boolean;
 }
@@ -61,7 +61,8 @@ async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | un
         ...input.totals,
         checkoutToken: input.checkoutToken,
         funnelSrc: input.funnelSrc,
-        experimentArm: input.experimentArm ?? null,
+        experimentArm: input.experiment?.arm ?? null,
+        experimentToken: input.experiment?.token ?? null,
         test: input.test,
       })
       .onConflictDoNothing({ target: orders.checkoutToken })
