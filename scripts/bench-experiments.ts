@@ -1,7 +1,8 @@
 /**
  * The cost of a split test's assignment (DESIGN §18): the time of an entry request on loopback
  * with no test running, and with a test of that entry running: the redirect that assigns the arm
- * and the arm's page the browser then asks for (its `xp` checked and passed on). Requests are sent
+ * and the arm's page the browser then asks for, at the address the redirect gave (its `xp` with
+ * the exposure's own token, checked and passed on; the page cached once per arm). Requests are sent
  * one after another over a kept-alive connection, so each time is one request's own; the server
  * runs on the embedded database with the benchmark's usual settings.
  */
@@ -43,18 +44,30 @@ function timedGet(url: string, headers: Record<string, string> = {}): Promise<{ 
   });
 }
 
+/** Where the redirects measured last sent the browser: the arm pages' addresses, each with its own token. */
+let locations: string[] = [];
+
 async function measure(name: string, url: (index: number) => string, requests: number, headers: Record<string, string> = {}): Promise<EntryTimeFigures> {
   for (let warm = 0; warm < 50; warm++) await timedGet(url(warm), headers);
   const times: number[] = [];
+  const seen: string[] = [];
   let status = 0;
   for (let index = 0; index < requests; index++) {
     const answer = await timedGet(url(index), headers);
     status = answer.status;
     times.push(answer.ms);
+    seen.push(answer.location);
   }
+  locations = seen;
   times.sort((a, b) => a - b);
   return { request: name, path: new URL(url(0)).pathname + new URL(url(0)).search, status, requests, p50Ms: percentile(times, 0.5), p99Ms: percentile(times, 0.99) };
 }
+
+/** The arm page of the index-th redirect measured last. */
+const redirectedTo = (base: string) => {
+  const redirected = locations;
+  return (index: number) => `${base}${redirected[index % redirected.length] ?? ""}`;
+};
 
 async function startTest(baseUrl: string): Promise<string> {
   const origin = { Origin: baseUrl, "Content-Type": "application/x-www-form-urlencoded" };
@@ -67,6 +80,7 @@ async function startTest(baseUrl: string): Promise<string> {
     ["armWeight", "50"],
     ["armPath", "/offer2"],
     ["armWeight", "50"],
+    ["primaryMetric", "conversion"],
     ["intent", "start"],
   ]);
   const created = await fetch(`${baseUrl}/admin/experiments`, { method: "POST", redirect: "manual", headers: { ...origin, cookie }, body: form });
@@ -88,12 +102,12 @@ export async function assignmentCost(requests = 2000): Promise<{ figures: EntryT
       await measure("entry, no test (prerendered)", () => `${base}/offer/fr?src=ad`, requests),
       await measure("entry, no test (geo page)", () => `${base}/offer?src=ad`, requests, { "CF-IPCountry": "FR" }),
     ];
-    const key = await startTest(base);
+    await startTest(base);
     const after = [
       await measure("entry, test running: the redirect (prerendered)", () => `${base}/offer/fr?src=ad`, requests),
-      await measure("arm's page with xp (prerendered)", (index) => `${base}/offer${index % 2 === 0 ? "" : "2"}/fr?src=ad&xp=${key}.${index % 2}`, requests),
+      await measure("arm's page with xp and its token (prerendered)", redirectedTo(base), requests),
       await measure("entry, test running: the redirect (geo page)", () => `${base}/offer?src=ad`, requests, { "CF-IPCountry": "FR" }),
-      await measure("arm's page with xp (geo page)", (index) => `${base}/offer${index % 2 === 0 ? "" : "2"}?src=ad&xp=${key}.${index % 2}`, requests, { "CF-IPCountry": "FR" }),
+      await measure("arm's page with xp and its token (geo page)", redirectedTo(base), requests, { "CF-IPCountry": "FR" }),
       await measure("another page, test running (prerendered)", () => `${base}/take/fr?src=ad`, requests),
     ];
     const noTest = before[0] as EntryTimeFigures;

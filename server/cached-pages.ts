@@ -4,6 +4,7 @@ import { cachedRenderHeader, contentSecurityPolicy, inlineScriptHashes } from ".
 import { compressVariants } from "./encoding.js";
 import {
   cacheableQuery,
+  cachedSearch,
   cacheableRouteNames,
   cacheGeneration,
   pageCacheKey,
@@ -80,7 +81,7 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
   const inFlight = new Map<string, Promise<Rendered>>();
   const improving = new WeakSet<Representation>();
 
-  async function render(req: Request, page: GeoPage, generation: string, key: string, pageKey: string): Promise<Rendered> {
+  async function render(req: Request, target: string, page: GeoPage, generation: string, key: string, pageKey: string): Promise<Rendered> {
     const headers = new Headers({ [cachedRenderHeader]: "1" });
     for (const name of page.geoHeaders) {
       const value = req.headers[name.toLowerCase()];
@@ -89,9 +90,9 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
     const origin = `${req.protocol}://${req.headers.host ?? "localhost"}`;
     let url: URL;
     try {
-      url = new URL(req.originalUrl, origin);
+      url = new URL(target, origin);
     } catch {
-      url = new URL(req.originalUrl, "http://localhost");
+      url = new URL(target, "http://localhost");
     }
     const response = await handle(new globalThis.Request(url, { method: "GET", headers }));
     const body = Buffer.from(await response.arrayBuffer());
@@ -152,7 +153,7 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
     const isData = path.endsWith(".data");
     const pagePath = !isData ? path : path === "/_root.data" ? "/" : path.slice(0, -".data".length);
     const queryStart = req.originalUrl.indexOf("?");
-    const search = queryStart === -1 ? "" : req.originalUrl.slice(queryStart);
+    const search = cachedSearch(queryStart === -1 ? "" : req.originalUrl.slice(queryStart));
     if (!cacheableQuery(search, isData)) return next();
     let page: GeoPage | undefined;
     try {
@@ -176,7 +177,7 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
     }
     const flightKey = `${generation}\n${key}`;
     const shared = inFlight.get(flightKey);
-    const flight = shared ?? render(req, page, generation, key, pageKey).finally(() => inFlight.delete(flightKey));
+    const flight = shared ?? render(req, `${queryStart === -1 ? req.originalUrl : req.originalUrl.slice(0, queryStart)}${search}`, page, generation, key, pageKey).finally(() => inFlight.delete(flightKey));
     if (!shared) inFlight.set(flightKey, flight);
     flight.then(
       (rendered) => {

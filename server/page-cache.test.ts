@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { routeEntries } from "../app/funnel/route-table";
 import {
   cacheableQuery,
+  cachedSearch,
   cacheableRouteNames,
   cacheGeneration,
   PageCache,
@@ -85,6 +86,15 @@ describe("PageCache", () => {
 });
 
 describe("cache keys", () => {
+  it("keep a split test's arm but not the token of one visit, so each arm is rendered once", () => {
+    const token = "AZm3xQ2b8fGh1-_kLmNoPqRs0123456789ab";
+    expect(cachedSearch(`?src=ad&xp=k3j9x2ab.1.${token}&utm_source=mail`)).toBe("?src=ad&xp=k3j9x2ab.1&utm_source=mail");
+    expect(cachedSearch(`?xp=k3j9x2ab.0.${token}`)).toBe("?xp=k3j9x2ab.0");
+    // Anything that is not an exposure token is part of the page's key as sent.
+    expect(cachedSearch(`?xp=k3j9x2ab.0.${token}x`)).toBe(`?xp=k3j9x2ab.0.${token}x`);
+    expect(cachedSearch("?xp=k3j9x2ab.1&src=v2")).toBe("?xp=k3j9x2ab.1&src=v2");
+  });
+
   it("are made of the market, the path as sent and the raw query", () => {
     expect(pageCacheKey({ path: "/offer", geo: "FR", search: "?src=v2" })).toEqual({ key: "FR\n/offer\n?src=v2", page: "FR\n/offer" });
     const keys = new Set(

@@ -86,6 +86,19 @@ export const cacheableQueryParameters: ReadonlySet<string> = new Set([
 ]);
 export const maxCacheableQueryLength = 256;
 
+/**
+ * A split test's `xp` carries a token unique to one visit (`key.arm.token`, docs/decisions/
+ * 0035-exposure-tokens.md). The page does not depend on it, so it is cached and rendered once per
+ * arm (`key.arm`), as prerendered pages are rendered without any query: after hydration the links
+ * carry the visitor's own query, token included.
+ */
+const exposureToken = /([?&]xp=[a-z0-9]{8}\.[0-3])\.[A-Za-z0-9_-]{36}(?=&|$)/;
+
+/** The query a cached page is kept and rendered under: the one sent, less the `xp` token. */
+export function cachedSearch(search: string): string {
+  return search.replace(exposureToken, "$1");
+}
+
 /** Whether a raw query string (`?src=v2`, or empty) may be part of a cache key. */
 export function cacheableQuery(search: string, isData: boolean): boolean {
   if (search.length > maxCacheableQueryLength) return false;

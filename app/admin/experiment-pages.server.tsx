@@ -1,4 +1,7 @@
-import { readExperimentForm } from "../experiments/experiment-model";
+import { offerForRoute } from "../catalog/catalog.server";
+import { marketOfPage, readExperimentForm } from "../experiments/experiment-model";
+import { routeEntryForPath } from "../funnel/route-for-path";
+import { markets } from "../market/markets";
 import { createExperiment, findExperiment, listExperiments, shipExperiment, startExperiment, stopExperiment, type Change, type Experiment } from "../experiments/experiments.server";
 import { experimentReport } from "../experiments/report.server";
 import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
@@ -6,12 +9,12 @@ import type { Transaction } from "../db/database.server";
 import { recordAudit } from "../db/audit.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { may } from "./operators.server";
-import { emptyDraft, ExperimentsView, ExperimentView, ShipConfirmView, type ExperimentDraft } from "./views/experiments-view";
+import { emptyDraft, ExperimentsView, ExperimentView, ShipConfirmView, type ArmOffers, type ExperimentDraft } from "./views/experiments-view";
 import type { Notice } from "./views/frame";
 
 /**
- * Split tests in the back office (DESIGN §18): owners create, start, stop and ship; support reads.
- * Every change is written to the audit log in the transaction that makes it.
+ * Split tests in the back office (docs/decisions/0028-split-tests.md): owners create, start, stop
+ * and ship; support reads. Every change is written to the audit log in the transaction that makes it.
  */
 
 const notices: Record<string, Notice> = {
@@ -31,7 +34,26 @@ function draftOf(form: URLSearchParams): ExperimentDraft {
     arms: form.getAll("armPath").map((path, index) => ({ path, weight: weights[index] ?? "" })),
     market: form.get("market") ?? "",
     hypothesis: form.get("hypothesis") ?? "",
+    primaryMetric: form.get("primaryMetric") ?? "",
   };
+}
+
+/**
+ * What each arm sells in each market of the test, today: its page's offer in the currency of the
+ * market its page shows, so an operator sees side by side that the arms differ only as intended.
+ */
+function armOffers(experiment: Experiment, today = new Date()): ArmOffers {
+  return markets
+    .filter((market) => experiment.market === null || market.country === experiment.market)
+    .map((market) => ({
+      market: market.country,
+      arms: experiment.arms.map((arm) => {
+        const country = marketOfPage(arm.path, market.country);
+        const currency = markets.find((candidate) => candidate.country === country)?.currency ?? market.currency;
+        const route = routeEntryForPath(arm.path)?.name;
+        return { market: country, lines: route ? offerForRoute(route, currency, today).lines.map((line) => ({ units: line.units, productName: line.productName, priceMinor: line.priceMinor, currency })) : [] };
+      }),
+    }));
 }
 
 async function showList({ store, operator }: AdminContext, notice: Notice | null, draft = emptyDraft, errors: string[] = [], status = 200): Promise<Response> {
@@ -43,7 +65,7 @@ async function showExperiment(context: AdminContext, experiment: Experiment, not
   // A store in test mode has only test orders, so they count unless left out.
   const includeTest = url.searchParams.has("test") ? url.searchParams.get("test") === "1" : store.settings.storeMode === "test";
   const report = await experimentReport(store.db, experiment, { includeTest });
-  return htmlPage(<ExperimentView operator={operator} experiment={experiment} report={report} notice={notice} />, status);
+  return htmlPage(<ExperimentView operator={operator} experiment={experiment} report={report} offers={armOffers(experiment)} notice={notice} />, status);
 }
 
 const auditDetail = (experiment: Experiment) => ({

@@ -11,9 +11,11 @@ import { startServer, type RunningServer } from "./support/server";
 import { createPostgresDatabase, databaseKinds } from "./support/postgres";
 
 /**
- * A split test as an operator runs it (DESIGN §18): an owner starts `/offer` against `/offer2` in
- * the back office, visitors are split by the server's redirect, a buyer's arm survives to the
- * thank-you page and the order counts for it, and shipping sends everyone to the winner.
+ * A split test as an operator runs it (docs/decisions/0028-split-tests.md, 0035-exposure-tokens.md):
+ * an owner starts `/offer` against `/offer2` in the back office (an arm at another market's prices
+ * is refused), visitors are split by the server's redirect with a token per exposure, a buyer's
+ * arm survives to the thank-you page and the order counts for it once, even when the arm's address
+ * is copied and bought from again, and shipping sends everyone to the winner.
  */
 
 const ownerPassword = "owner password 1234";
@@ -21,6 +23,7 @@ const supportPassword = "support password 1234";
 /** A person's browser: headless Chromium says so in its user agent, and crawlers get the control. */
 const personAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
 const crawlerAgent = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+const token = "[A-Za-z0-9_-]{36}";
 
 
 describe.each(databaseKinds)("split tests on %s", (kind) => {
@@ -69,21 +72,36 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     await weights.nth(0).fill("50");
     await paths.nth(1).fill("/offer2");
     await weights.nth(1).fill("40");
+    await page.locator('input[name="primaryMetric"][value="conversion"]').check();
     await page.getByTestId("experiment-start").click();
     expect(await page.getByTestId("experiment-errors").textContent()).toContain("The weights add up to 90, not 100.");
-    // The form keeps what was typed.
+    // The form keeps what was typed; an arm that would show visitors another market's prices is refused with the reason.
     await page.locator('input[name="armWeight"]').nth(1).fill("50");
+    await page.locator('input[name="armPath"]').nth(1).fill("/offerV7");
+    await page.getByTestId("experiment-start").click();
+    expect(await page.getByTestId("experiment-error").allTextContents()).toEqual([
+      expect.stringMatching(/^Arm 2: \/offerV7 puts visitors from DE, GB, .* in another market than \/offer does \(one from DE gets FR instead of DE\), so they would see other prices/),
+    ]);
+    expect(await page.locator('input[name="primaryMetric"][value="conversion"]').isChecked()).toBe(true);
+    await page.locator('input[name="armPath"]').nth(1).fill("/offer2");
     await page.getByTestId("experiment-start").click();
     await page.waitForURL(/\/admin\/experiments\/[a-z0-9]{8}\?done=started$/);
     key = /experiments\/([a-z0-9]{8})/.exec(page.url())?.[1] ?? "";
     expect(await page.getByTestId("experiment-status").textContent()).toBe("Running");
     expect(await page.getByTestId("experiment-arm").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-arm")))).toEqual(["/offer", "/offer2"]);
+    expect(await page.getByTestId("experiment-metric").textContent()).toBe("Conversion");
+    // Each arm's bundles and prices per market, side by side: one row per market, the same currency in both arms.
+    const gb = page.locator('[data-testid="offers-market"][data-market="GB"]').getByTestId("offers-arm");
+    expect(await gb.count()).toBe(2);
+    for (const cell of await gb.allTextContents()) expect(cell).toMatch(/£/);
+    expect(await page.getByTestId("offers-market").count()).toBe(12);
     expect(await seriousViolations(page)).toEqual([]);
 
     // A second test of the same entry path is refused while this one runs.
     await page.goto(`${server.url}/admin/experiments`);
     await page.locator('input[name="name"]').fill("Another");
     await page.locator('input[name="armPath"]').nth(1).fill("/take2");
+    await page.locator('input[name="primaryMetric"][value="revenue_per_visitor"]').check();
     await page.getByTestId("experiment-start").click();
     expect(await page.getByTestId("experiment-errors").textContent()).toContain('/offer is already under test in "Offer against the advertorial"');
     await page.context().close();
@@ -107,7 +125,7 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect(response.headers.get("set-cookie")).toBeNull();
       const location = response.headers.get("location") ?? "";
-      const match = new RegExp(`^/(offer2?)(/fr)?\\?src=ad7(&utm_source=mail)?&xp=${key}\\.([01])$`).exec(location);
+      const match = new RegExp(`^/(offer2?)(/fr)?\\?src=ad7(&utm_source=mail)?&xp=${key}\\.([01])\\.${token}$`).exec(location);
       expect(match, location).not.toBeNull();
       expect(match?.[1]).toBe(match?.[4] === "0" ? "offer" : "offer2");
       expect(Boolean(match?.[2])).toBe(visitor % 2 === 0);
@@ -116,36 +134,35 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     expect(assigned.get("0")).toBeGreaterThan(30);
     expect(assigned.get("1")).toBeGreaterThan(30);
 
-    // Carrying its arm, the page is served as it is; a crawler gets the control's page, uncounted.
+    // Carrying its arm, with or without a token, the page is served as it is; a crawler gets the control's page, uncounted.
     const served = await visit(`/offer2/fr?xp=${key}.1`);
     expect(served.status).toBe(200);
     const control = await visit(`/offer/fr?xp=${key}.0`);
     expect(control.status).toBe(200);
+    // The geo page is cached once per arm, not once per visitor's token.
+    const first = await visit(`/offer2?xp=${key}.1.${"a".repeat(36)}`, { "cf-ipcountry": "FR" });
+    const second = await visit(`/offer2?xp=${key}.1.${"b".repeat(36)}`, { "cf-ipcountry": "FR" });
+    expect([first.status, second.status, second.headers.get("x-cache")]).toEqual([200, 200, "hit"]);
+    expect(await second.text()).not.toContain("b".repeat(36));
     expect((await visit("/offer/fr", { "user-agent": crawlerAgent })).status).toBe(200);
     // After consent the arm is kept in a first-party cookie and a return visit gets the same arm.
     const consented = await visit("/offer/fr", { cookie: "vitanor_consent=granted" });
     const cookie = consented.headers.get("set-cookie") ?? "";
-    expect(cookie).toMatch(new RegExp(`^vitanor_xp=${key}\\.[01]; Max-Age=\\d+; Path=/; HttpOnly; SameSite=Lax$`));
-    const arm = /\.([01]);/.exec(cookie)?.[1] ?? "";
+    expect(cookie).toMatch(new RegExp(`^vitanor_xp=${key}\\.[01]\\.${token}; Max-Age=\\d+; Path=/; HttpOnly; SameSite=Lax$`));
+    const kept = (cookie.split(";")[0] ?? "").slice("vitanor_xp=".length);
+    const arm = kept.split(".")[1] ?? "";
     assigned.set(arm, (assigned.get(arm) ?? 0) + 1);
+    // A return visit gets the same arm and the same exposure: one visitor, counted once.
     for (let again = 0; again < 5; again++) {
-      const back = await visit("/offer/fr", { cookie: `vitanor_consent=granted; ${cookie.split(";")[0] ?? ""}` });
-      expect(back.headers.get("location")).toBe(`${arm === "0" ? "/offer" : "/offer2"}/fr?xp=${key}.${arm}`);
+      const back = await visit("/offer/fr", { cookie: `vitanor_consent=granted; vitanor_xp=${kept}` });
+      expect(back.headers.get("location")).toBe(`${arm === "0" ? "/offer" : "/offer2"}/fr?xp=${kept}`);
     }
   });
 
-  it("keeps a buyer's arm to the thank-you page and counts the order for it", { timeout: 120_000 }, async () => {
-    const person = await newPage(personAgent);
-    await person.goto(`${server.url}/offer/fr?src=ad7`);
-    await person.waitForSelector("html[data-hydrated]");
-    const xp = new URL(person.url()).searchParams.get("xp") ?? "";
-    expect(xp).toMatch(new RegExp(`^${key}\\.[01]$`));
-    const arm = xp.slice(-1);
-    assigned.set(arm, (assigned.get(arm) ?? 0) + 1);
-    const armPath = arm === "0" ? "/offer" : "/offer2";
-    expect(new URL(person.url()).pathname).toBe(`${armPath}/fr`);
+  /** Buys the first bundle of the page at `url` (already open and hydrated) through to the thank-you page; its order number. */
+  async function buyFrom(person: Page, xp: string): Promise<string> {
     await person.getByTestId("product-card").first().getByRole("link").click();
-    await person.waitForURL(new RegExp(`/checkout/fr\\?.*xp=${key}\\.${arm}`));
+    await person.waitForURL((url) => url.pathname === "/checkout/fr" && url.searchParams.get("xp") === xp);
     await fillContact(person);
     await payByCard(person, "4242 4242 4242 4242");
     await person.waitForURL(/\/upsell\/fr\?/);
@@ -153,9 +170,40 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     await person.waitForURL(/\/upsellMind\/fr\?/);
     await person.getByTestId("upsell-decline").click();
     await person.waitForURL(/\/thankyou\/fr\?/);
+    // The thank-you page's address still names the arm, token and all.
     expect(new URL(person.url()).searchParams.get("xp")).toBe(xp);
-    expect(await person.getByTestId("order-number").textContent()).toMatch(/^VN-/);
+    return (await person.getByTestId("order-number").textContent()) ?? "";
+  }
+
+  it("keeps a buyer's arm to the thank-you page and counts the order for it once, however often its address is copied", { timeout: 180_000 }, async () => {
+    const person = await newPage(personAgent);
+    await person.goto(`${server.url}/offer/fr?src=ad7`);
+    await person.waitForSelector("html[data-hydrated]");
+    const xp = new URL(person.url()).searchParams.get("xp") ?? "";
+    expect(xp).toMatch(new RegExp(`^${key}\\.[01]\\.${token}$`));
+    const arm = xp.split(".")[1] ?? "";
+    assigned.set(arm, (assigned.get(arm) ?? 0) + 1);
+    const armPath = arm === "0" ? "/offer" : "/offer2";
+    expect(new URL(person.url()).pathname).toBe(`${armPath}/fr`);
+    const armAddress = person.url();
+    const counted = await buyFrom(person, xp);
+    expect(counted).toMatch(/^VN-/);
     await person.context().close();
+
+    // Someone else opens the copied address (an ad whose target was taken from the address bar) and buys.
+    const copier = await newPage(personAgent);
+    await copier.goto(armAddress);
+    await copier.waitForSelector("html[data-hydrated]");
+    expect(new URL(copier.url()).searchParams.get("xp")).toBe(xp);
+    const copied = await buyFrom(copier, xp);
+    await copier.context().close();
+    // And someone opens the arm's address without its token.
+    const paster = await newPage(personAgent);
+    const bare = `${key}.${arm}`;
+    await paster.goto(`${server.url}${armPath}/fr?src=ad7&xp=${bare}`);
+    await paster.waitForSelector("html[data-hydrated]");
+    const pasted = await buyFrom(paster, bare);
+    await paster.context().close();
 
     const admin = await newPage();
     await logIn(admin, server.url, "owner@example.com", ownerPassword);
@@ -169,8 +217,19 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     }).toEqual([String(assigned.get("0") ?? 0), String(assigned.get("1") ?? 0)]);
     expect(await row(armPath).getByTestId("arm-orders").textContent()).toBe("1");
     expect(await row(arm === "0" ? "/offer2" : "/offer").getByTestId("arm-orders").textContent()).toBe("0");
+    expect(await admin.getByTestId("experiment-left-out").textContent()).toMatch(/^1 order carries an arm of this test but does not count/);
     expect(await admin.getByTestId("experiment-srm").count()).toBe(0);
     expect(await seriousViolations(admin)).toEqual([]);
+
+    // The order's page shows its arm; the order from the address without a token has none.
+    for (const [number, shown] of [
+      [counted, `${key}.${arm}`],
+      [copied, `${key}.${arm}`],
+      [pasted, "—"],
+    ] as const) {
+      await admin.goto(`${server.url}/admin/orders/${number}`);
+      expect(await admin.getByTestId("order-experiment-arm").textContent()).toBe(shown);
+    }
 
     // The funnel report offers the running test's arms as a filter.
     await admin.goto(`${server.url}/admin/report?test=1&arm=${key}.${arm}`);

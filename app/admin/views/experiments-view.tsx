@@ -4,6 +4,7 @@ import type { ArmFigures, ExperimentReport } from "../../experiments/report.serv
 import { srmAlertBelow } from "../../experiments/statistics.server";
 import type { Interval } from "../../experiments/statistics.server";
 import type { Operator } from "../../db/audit.server";
+import type { PrimaryMetric } from "../../db/schema";
 import { may } from "../operators.server";
 import { formatMinor, formatTime, Frame, MarketSelect, type Notice } from "./frame";
 
@@ -14,7 +15,13 @@ export interface ExperimentDraft {
   arms: { path: string; weight: string }[];
   market: string;
   hypothesis: string;
+  primaryMetric: string;
 }
+
+/** Per market of the test, what each arm's page sells there (in arm order). */
+export type ArmOffers = { market: string; arms: { market: string; lines: { units: number; productName: string; priceMinor: number; currency: string }[] }[] }[];
+
+const metricLabels: Record<PrimaryMetric, string> = { conversion: "Conversion", revenue_per_visitor: "Revenue per visitor" };
 
 export const emptyDraft: ExperimentDraft = {
   name: "",
@@ -25,6 +32,7 @@ export const emptyDraft: ExperimentDraft = {
   ],
   market: "",
   hypothesis: "",
+  primaryMetric: "",
 };
 
 const statusLabels: Record<Experiment["status"], string> = { draft: "Draft", running: "Running", stopped: "Stopped", shipped: "Shipped" };
@@ -43,7 +51,9 @@ function ExperimentForm({ draft, errors }: { draft: ExperimentDraft; errors: str
           <p>Nothing was saved:</p>
           <ul>
             {errors.map((error) => (
-              <li key={error}>{error}</li>
+              <li key={error} data-testid="experiment-error">
+                {error}
+              </li>
             ))}
           </ul>
         </div>
@@ -75,11 +85,24 @@ function ExperimentForm({ draft, errors }: { draft: ExperimentDraft; errors: str
             </div>
           ))}
         </fieldset>
+        <fieldset>
+          <legend>Primary metric: the one the verdict is given on (every other metric shows its interval and no verdict)</legend>
+          <div className="actions">
+            {(Object.keys(metricLabels) as PrimaryMetric[]).map((metric) => (
+              <label key={metric}>
+                <input type="radio" name="primaryMetric" value={metric} required defaultChecked={draft.primaryMetric === metric} /> {metricLabels[metric]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
         <label>
           Hypothesis
           <textarea name="hypothesis" maxLength={1000} defaultValue={draft.hypothesis} />
         </label>
-        <p className="muted">The weights are fixed once the test starts, so nobody already in an arm is moved to another; to change them, stop this test and start a new one.</p>
+        <p className="muted">
+          The weights are fixed once the test starts, so nobody already in an arm is moved to another; to change them, stop this test and start a new one. Every arm must show a visitor the same
+          market, so the same prices, as the entry does (special-offer paths show France).
+        </p>
         <div className="actions">
           <button type="submit" name="intent" value="start" data-testid="experiment-start">
             Create and start
@@ -153,6 +176,58 @@ function IntervalText({ interval, format }: { interval: Interval | null; format:
 }
 
 const points = (value: number) => `${(value * 100).toFixed(2)} pp`;
+const relative = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+/** The absolute difference and, beneath it, the relative lift, each with its interval. */
+function DifferenceCell({ difference, lift, format }: { difference: Interval | null; lift?: Interval | null; format: (value: number) => string }) {
+  return (
+    <>
+      <IntervalText interval={difference} format={format} />
+      {lift ? (
+        <>
+          <br />
+          <span className="report-note" data-testid="arm-lift">
+            relative {signed(lift.difference, relative)} ({signed(lift.lower, relative)} to {signed(lift.upper, relative)})
+          </span>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function OffersTable({ experiment, offers }: { experiment: Experiment; offers: ArmOffers }) {
+  return (
+    <table className="report-table" data-testid="experiment-offers">
+      <caption>
+        What each arm sells, per market <span className="report-note">today&apos;s catalog prices; every arm sells at the prices of the market the entry shows</span>
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Market</th>
+          {experiment.arms.map((arm, index) => (
+            <th scope="col" key={index}>
+              {arm.path}
+              {index === 0 ? " (control)" : ""}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {offers.map((row) => (
+          <tr key={row.market} data-testid="offers-market" data-market={row.market}>
+            <th scope="row">{row.market}</th>
+            {row.arms.map((arm, index) => (
+              <td key={index} data-testid="offers-arm">
+                {arm.market !== row.market ? <span className="report-note">shown as {arm.market}: </span> : null}
+                {arm.lines.map((line) => `${line.units} × ${line.productName} ${formatMinor(line.priceMinor, line.currency)}`).join(" · ") || "—"}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 function ShipButton({ experiment, arm, blocked }: { experiment: Experiment; arm: ArmFigures; blocked: boolean }) {
   return (
@@ -165,7 +240,7 @@ function ShipButton({ experiment, arm, blocked }: { experiment: Experiment; arm:
   );
 }
 
-export function ExperimentView({ operator, experiment, report, notice }: { operator: Operator; experiment: Experiment; report: ExperimentReport; notice?: Notice | null }) {
+export function ExperimentView({ operator, experiment, report, offers, notice }: { operator: Operator; experiment: Experiment; report: ExperimentReport; offers: ArmOffers; notice?: Notice | null }) {
   const owner = may(operator, "run_experiments");
   const canShip = owner && (experiment.status === "running" || experiment.status === "stopped");
   const currencies = report.arms[0]?.currencies.map((figures) => figures.currency) ?? [];
@@ -189,6 +264,8 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
           <dd>{armsText(experiment)}</dd>
           <dt>Market</dt>
           <dd>{experiment.market ?? "Every market"}</dd>
+          <dt>Primary metric</dt>
+          <dd data-testid="experiment-metric">{metricLabels[experiment.primaryMetric]}</dd>
           <dt>Hypothesis</dt>
           <dd>{experiment.hypothesis || "—"}</dd>
           <dt>Started</dt>
@@ -198,7 +275,10 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
           </dd>
           <dt>Key</dt>
           <dd>
-            <code>{experiment.key}</code> <span className="muted">(URLs carry xp={experiment.key}.&lt;arm&gt;)</span>
+            <code>{experiment.key}</code>{" "}
+            <span className="muted">
+              (the redirect&apos;s URLs carry xp={experiment.key}.&lt;arm&gt;.&lt;token&gt;; an order counts only with the token of its own visit, once)
+            </span>
           </dd>
         </dl>
         {owner ? (
@@ -227,9 +307,15 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
       ) : null}
       <p className={`notice ${report.gate.ready ? "ok" : "error"}`} data-testid="experiment-verdict">
         {report.gate.ready
-          ? "Enough data for a verdict (7 days and 30 orders per arm). The intervals hold however often this page is looked at."
+          ? `Enough data for a verdict (7 days and 30 orders per arm), given on ${metricLabels[report.primaryMetric].toLowerCase()} alone with Holm-Bonferroni across the arms. The intervals hold however often this page is looked at.`
           : `${report.gate.reason ?? ""} Until then the intervals are shown but no arm is called better; shipping asks for confirmation.`}
       </p>
+      {report.ordersLeftOut > 0 ? (
+        <p className="muted" data-testid="experiment-left-out">
+          {report.ordersLeftOut} {report.ordersLeftOut === 1 ? "order carries" : "orders carry"} an arm of this test but {report.ordersLeftOut === 1 ? "does" : "do"} not count: placed before it started or after it stopped, or a
+          further order from a visit that already ordered (an arm&apos;s address shared or pasted).
+        </p>
+      ) : null}
 
       <table className="report-table" data-testid="experiment-report">
         <caption>
@@ -257,7 +343,10 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
             <th scope="col" className="report-number">
               Upsell take rate
             </th>
-            <th scope="col">Verdict</th>
+            <th scope="col" className="report-number">
+              Upsell vs control
+            </th>
+            <th scope="col">Verdict ({metricLabels[report.primaryMetric].toLowerCase()})</th>
             {canShip ? <th scope="col">Ship</th> : null}
           </tr>
         </thead>
@@ -275,11 +364,16 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
               <td className="report-number" data-testid="arm-orders">
                 {arm.orders}
               </td>
-              <td className="report-number">{percent(arm.conversion)}</td>
-              <td className="report-number">{arm.arm === 0 ? "—" : <IntervalText interval={arm.conversionDifference} format={points} />}</td>
+              <td className="report-number" data-testid="arm-conversion">
+                {arm.problem ? <span className="report-note">{arm.problem}</span> : percent(arm.conversion)}
+              </td>
+              <td className="report-number" data-testid="arm-conversion-difference">
+                {arm.arm === 0 ? "—" : <DifferenceCell difference={arm.conversionDifference} lift={arm.conversionLift} format={points} />}
+              </td>
               <td className="report-number">
                 {percent(arm.upsellTakeRate, 0)} <span className="report-note">({arm.upsellTaken} of {arm.upsellShown})</span>
               </td>
+              <td className="report-number">{arm.arm === 0 ? "—" : <IntervalText interval={arm.upsellTakeRateDifference} format={points} />}</td>
               <td>{arm.arm === 0 ? "—" : (arm.verdict ?? <span className="muted">none yet</span>)}</td>
               {canShip ? (
                 <td>
@@ -315,6 +409,9 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
                 Average order
               </th>
               <th scope="col" className="report-number">
+                vs control
+              </th>
+              <th scope="col" className="report-number">
                 Revenue per visitor
               </th>
               <th scope="col" className="report-number">
@@ -336,8 +433,9 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
                     <td className="report-number">{figures.orders}</td>
                     <td className="report-number">{money(figures.revenueMinor)}</td>
                     <td className="report-number">{figures.averageOrderValueMinor === null ? "—" : money(figures.averageOrderValueMinor)}</td>
+                    <td className="report-number">{arm.arm === 0 ? "—" : <IntervalText interval={figures.averageOrderValueDifference} format={money} />}</td>
                     <td className="report-number">{figures.revenuePerVisitorMinor === null ? "—" : money(figures.revenuePerVisitorMinor)}</td>
-                    <td className="report-number">{arm.arm === 0 ? "—" : <IntervalText interval={figures.difference} format={money} />}</td>
+                    <td className="report-number">{arm.arm === 0 ? "—" : <DifferenceCell difference={figures.difference} lift={figures.lift} format={money} />}</td>
                   </tr>
                 );
               }),
@@ -345,6 +443,7 @@ export function ExperimentView({ operator, experiment, report, notice }: { opera
           </tbody>
         </table>
       )}
+      <OffersTable experiment={experiment} offers={offers} />
       {report.caps.length > 0 ? (
         <p className="muted">Capped orders: {report.caps.map((cap) => `${cap.market} at ${formatMinor(cap.capMinor, cap.currency)}`).join(", ")}.</p>
       ) : null}

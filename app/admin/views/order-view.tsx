@@ -89,6 +89,8 @@ export function OrderView({
             </dd>
             <dt>Variant</dt>
             <dd>{order.funnelSrc ?? "—"}</dd>
+            <dt>Split test arm</dt>
+            <dd data-testid="order-experiment-arm">{order.experimentArm ?? "—"}</dd>
             <dt>Paid in all</dt>
             <dd>{money(paidMinor)}</dd>
             <dt>Refunded</dt>
