@@ -391,3 +391,56 @@ describe.each(databaseKinds)("a false winner through copied arm URLs, on %s", (k
     expect(arm?.verdict).toBe("No difference to the control shown yet.");
   });
 });
+
+describe.each(databaseKinds)("the verdict, on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  const started = new Date("2026-11-01T00:00:00Z");
+  const now = new Date("2026-11-15T00:00:00Z");
+
+  /**
+   * Control: 300 orders of 99.80 on average from 10,000 visitors; arm 1: 600 orders of 49.90 on average from `armVisitors`.
+   * Conversion doubles while revenue per visitor stays the same (29.94 cents at 10,000 visitors).
+   */
+  async function run(entryPath: string, primaryMetric: "conversion" | "revenue_per_visitor", armVisitors = 10_000) {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath, primaryMetric }, true, started);
+    if (created.kind !== "done") throw new Error("not created");
+    const key = created.experiment.key;
+    await db.insert(experimentCounts).values([
+      { experimentKey: key, arm: 0, market: "DE", day: "2026-11-01", step: exposureStep, count: 10_000 },
+      { experimentKey: key, arm: 1, market: "DE", day: "2026-11-01", step: exposureStep, count: armVisitors },
+    ]);
+    const during = new Date("2026-11-05T00:00:00Z");
+    await insertOrders(db, [
+      ...Array.from({ length: 300 }, (_, index) => ({ xp: exposed(key, 0, during), createdAt: during, totalMinor: index % 2 === 0 ? 8980 : 10980 })),
+      ...Array.from({ length: 600 }, (_, index) => ({ xp: exposed(key, 1, during), createdAt: during, totalMinor: index % 2 === 0 ? 3990 : 5990 })),
+    ]);
+    return experimentReport(db, created.experiment, { includeTest: false, now });
+  }
+
+  it("is given on the primary metric alone: conversion doubled is no verdict when revenue per visitor is the metric", { timeout: 60_000 }, async () => {
+    const byConversion = await run("/offer", "conversion");
+    expect(byConversion.arms[1]?.verdict).toBe("Conversion is higher than the control.");
+    const byRevenue = await run("/offer2", "revenue_per_visitor");
+    const arm = byRevenue.arms[1];
+    expect(arm?.conversionDifference?.lower).toBeGreaterThan(0);
+    expect(arm?.currencies[0]?.difference?.difference).toBeCloseTo(0, 9);
+    expect(arm?.verdict).toBe("No difference to the control shown yet.");
+    // Average order value halved: its interval is shown, without a verdict of its own.
+    expect(arm?.currencies[0]?.averageOrderValueDifference?.upper).toBeLessThan(0);
+  });
+
+  it("is withheld while the sample-ratio check alerts, however clear the difference", { timeout: 60_000 }, async () => {
+    const report = await run("/take", "conversion", 9_000);
+    expect(report.srm.alert).toBe(true);
+    expect(report.gate).toEqual({ ready: false, reason: "No verdict while the sample-ratio check alerts: the counts themselves are wrong." });
+    expect(report.arms[1]?.verdict).toBeNull();
+  });
+
+  it("shows why instead of a rate for an arm with more orders than visitors", { timeout: 60_000 }, async () => {
+    const report = await run("/buy", "conversion", 500);
+    const arm = report.arms[1];
+    expect(arm).toMatchObject({ orders: 600, visitors: 500, conversion: null, conversionDifference: null, conversionLift: null });
+    expect(arm?.problem).toBe("600 orders from 500 visitors: more orders than visitors is no rate, so this arm's exposures were not all counted.");
+  });
+});
