@@ -12,7 +12,6 @@ export const maxArms = 4;
 export const maxNameLength = 80;
 export const maxHypothesisLength = 1000;
 
-const keyPattern = /^[a-z0-9]{8}$/;
 const xpPattern = /^([a-z0-9]{8})\.([0-3])$/;
 
 export interface ExperimentInput {
@@ -31,10 +30,6 @@ const splittablePaths = new Map<string, string>(
 /** The route table's own spelling of a path (`/offerv4` → `/offerV4`), or undefined when it has none. */
 export function routePath(path: string): string | undefined {
   return splittablePaths.get(path.trim().toLowerCase());
-}
-
-export function isExperimentKey(value: string): boolean {
-  return keyPattern.test(value);
 }
 
 export function xpValue(key: string, arm: number): string {
