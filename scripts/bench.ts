@@ -12,6 +12,9 @@
  * cost of a split test's assignment on entry requests (scripts/bench-experiments.ts). `--downloads`
  * measures digital delivery alone (a 50 MB file through the store from the filesystem and from S3,
  * and the server's memory with 20 downloads at once) and writes `bench-results/downloads.json`.
+ * `--pages offer,quiz` measures only those page types, Lighthouse included, without the load test,
+ * and writes `bench-results/bench-pages.json` (three Lighthouse runs a page take minutes; on a busy
+ * machine a whole run would mostly measure the other processes).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -33,9 +36,9 @@ import { benchServerEnv, orderLoad, upsellAcceptTimes } from "./bench-orders";
 const root = new URL("..", import.meta.url).pathname;
 const clientDir = join(root, "build", "client");
 const { values: options } = parseArgs({
-  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, experiments: { type: "boolean", default: false }, downloads: { type: "boolean", default: false }, compare: { type: "string" } },
+  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, experiments: { type: "boolean", default: false }, downloads: { type: "boolean", default: false }, compare: { type: "string" }, pages: { type: "string" } },
 });
-const resultsFile = join(root, "bench-results", "bench.json");
+const resultsFile = join(root, "bench-results", options.pages ? "bench-pages.json" : "bench.json");
 // The previous run to compare with: the one named, or the last one written here.
 const previousFile = options.compare ?? (existsSync(resultsFile) ? resultsFile : undefined);
 const previous = previousFile ? (JSON.parse(readFileSync(previousFile, "utf8")) as unknown) : undefined;
@@ -49,6 +52,16 @@ const pageTypes: Record<string, string> = {
   "thank-you": "/thankyou/fr",
   checkout: "/checkout/fr?bundle=shape-3",
 };
+
+/** The page types `--pages` names, or every one. */
+function chosenPageTypes(names: string | undefined): [string, string][] {
+  if (names === undefined) return Object.entries(pageTypes);
+  return names.split(",").map((name) => {
+    const path = pageTypes[name.trim()];
+    if (!path) throw new Error(`--pages: no page type "${name}" (known: ${Object.keys(pageTypes).join(", ")})`);
+    return [name.trim(), path];
+  });
+}
 
 const budget = { jsKB: 125, performance: 98, accessibility: 100, bestPractices: 100, seo: 95, cls: 0.02 };
 
@@ -165,22 +178,23 @@ const chrome = options.quick
     });
 try {
   const pages = [];
-  for (const [type, path] of Object.entries(pageTypes)) {
+  for (const [type, path] of chosenPageTypes(options.pages)) {
     const html = await (await fetch(server.url + path)).text();
     const documentBrotliKB = +((await rawAnswer(server.url + path, { "Accept-Encoding": "br" })).bytes / 1024).toFixed(1);
     const row = { type, path, firstLoadJsKB: firstLoadJsKB(html), documentBrotliKB };
     pages.push(chrome ? { ...row, ...(await lighthouseMedian(server.url + path, chrome.port)) } : row);
   }
-  const loadTest = options.quick
-    ? null
-    : {
-        load: await loadMatrix(server.url),
-        orders: { database: "embedded (PGlite)", ...(await orderLoad(server.url)) },
-        upsellAccept: await upsellAcceptTimes(server.url),
-        serverPeakMemoryMB: peakMemoryMB(server),
-        ordersOnPostgres: await ordersOnPostgres(),
-        backOfficeOnPostgres: await backOfficeOnPostgres(),
-      };
+  const loadTest =
+    options.quick || options.pages
+      ? null
+      : {
+          load: await loadMatrix(server.url),
+          orders: { database: "embedded (PGlite)", ...(await orderLoad(server.url)) },
+          upsellAccept: await upsellAcceptTimes(server.url),
+          serverPeakMemoryMB: peakMemoryMB(server),
+          ordersOnPostgres: await ordersOnPostgres(),
+          backOfficeOnPostgres: await backOfficeOnPostgres(),
+        };
   const result = { buildSeconds, prerenderedPages: countPrerenderedPages(), budget, pages, loadTest };
 
   console.log(`build: ${buildSeconds ?? "skipped"} s, prerendered pages: ${result.prerenderedPages}`);

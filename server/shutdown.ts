@@ -94,7 +94,6 @@ export function gracefulShutdown({
     if (lifecycle.draining) return;
     lifecycle.drain();
     const started = Date.now();
-    console.log(`${signal} received: closing the storefront server`);
     const abandon = setTimeout(() => {
       logger.warn("shutdown: requests still running are abandoned");
       server.closeAllConnections();
@@ -118,5 +117,8 @@ export function gracefulShutdown({
       );
     });
     server.closeIdleConnections();
+    // Said once this process has stopped listening: from this line on, a new connection to a
+    // server of its own is refused.
+    console.log(`${signal} received: closing the storefront server`);
   };
 }

@@ -94,11 +94,6 @@ export function vatClassOf(bundleId: string) {
   return entry.product.vatClass;
 }
 
-/** Every bundle of the catalog, priced: what a thank-you page may have to name. */
-export function pricedCatalog(currency: CurrencyCode, today: Date): Record<string, OfferLine> {
-  return Object.fromEntries([...bundles.keys()].map((id) => [id, priceLine(id, currency, today, false)]));
-}
-
 /** The offer a route sells, priced for one currency on one day. */
 export function offerForRoute(routeName: string, currency: CurrencyCode, today: Date): OfferView {
   const id = offerIdForRoute(routeName);

@@ -15,7 +15,6 @@ export const maxArms = 4;
 export const maxNameLength = 80;
 export const maxHypothesisLength = 1000;
 
-const keyPattern = /^[a-z0-9]{8}$/;
 /** An exposure token: 36 base64url characters (`exposure-token.server.ts` makes and reads them). */
 export const exposureTokenPattern = /^[A-Za-z0-9_-]{36}$/;
 const xpPattern = /^([a-z0-9]{8})\.([0-3])(?:\.([A-Za-z0-9_-]{36}))?$/;
@@ -37,10 +36,6 @@ const splittablePaths = new Map<string, string>(
 /** The route table's own spelling of a path (`/offerv4` → `/offerV4`), or undefined when it has none. */
 export function routePath(path: string): string | undefined {
   return splittablePaths.get(path.trim().toLowerCase());
-}
-
-export function isExperimentKey(value: string): boolean {
-  return keyPattern.test(value);
 }
 
 /** `key.arm`, or `key.arm.token` when a token is given. */

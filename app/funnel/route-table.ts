@@ -16,11 +16,6 @@ export const layoutNames = [
   "none",
   "quiz",
   "thank-you",
-  // Known to the specification but used by no route yet; ready for pages to use.
-  "offergift",
-  "quiz-email",
-  "quiz2",
-  "sale",
 ] as const;
 export type LayoutName = (typeof layoutNames)[number];
 

@@ -51,11 +51,6 @@ export async function orderById(db: Queryable, id: string): Promise<Order | unde
   return order;
 }
 
-export async function orderByNumber(db: Queryable, number: string): Promise<Order | undefined> {
-  const [order] = await db.select().from(orders).where(eq(orders.number, number));
-  return order;
-}
-
 export async function linesOf(db: Queryable, orderId: string): Promise<OrderLine[]> {
   return db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.id));
 }

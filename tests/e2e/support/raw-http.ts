@@ -12,9 +12,14 @@ export interface RawAnswer {
 /**
  * Sends bytes over a plain TCP connection, as given: what `fetch` would refuse to send (lying
  * lengths, bad header bytes, a body cut short). `writes` are sent `everyMs` apart; the answer is
- * what arrives until the server closes or `timeoutMs` passes.
+ * what arrives until the server closes or `timeoutMs` passes. `onFirstWrite` is called once the first
+ * bytes are handed to the connection.
  */
-export function rawRequest(url: string, writes: (string | Buffer)[], { everyMs = 0, timeoutMs = 5_000, endAfterWrites = false } = {}): Promise<RawAnswer> {
+export function rawRequest(
+  url: string,
+  writes: (string | Buffer)[],
+  { everyMs = 0, timeoutMs = 5_000, endAfterWrites = false, onFirstWrite = () => {} } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const started = Date.now();
@@ -43,6 +48,7 @@ export function rawRequest(url: string, writes: (string | Buffer)[], { everyMs =
         return;
       }
       socket.write(next);
+      if (index === 1) onFirstWrite();
       if (everyMs > 0) setTimeout(writeNext, everyMs);
       else writeNext();
     };
