@@ -9,7 +9,7 @@ import { may } from "./operators.server";
 import { listOrders, orderDetail, parseOrderFilter } from "./order-queries.server";
 import { OrderView, refundReasons, type RefundReason } from "./views/order-view";
 import { OrdersView } from "./views/orders-view";
-import { shipmentRefusals } from "./views/fulfilment-view";
+import { shipmentRefusalText } from "./views/fulfilment-view";
 import type { Notice } from "./views/frame";
 
 const notices: Record<string, Notice> = {
@@ -87,7 +87,7 @@ async function addShipment(context: AdminContext): Promise<Response> {
     { source: "order-page", reviewDelayDays: store.settings.reviewInvitationDelayDays },
   );
   if (outcome.kind === "refused" && outcome.reason === "unknown_order") return notFound("There is no order with this number.");
-  if (outcome.kind === "refused") return showOrder(context, { kind: "error", text: `Nothing was recorded: ${shipmentRefusals[outcome.reason]}.` }, 409);
+  if (outcome.kind === "refused") return showOrder(context, { kind: "error", text: `Nothing was recorded: ${shipmentRefusalText(outcome)}.` }, 409);
   // A correction whose wrong number never went out is e-mailed as a plain shipping e-mail, but it is still a correction here.
   const done = outcome.kind === "unchanged" ? "shipment_known" : correcting ? "shipment_corrected" : "shipment_recorded";
   return redirect(`/admin/orders/${outcome.orderNumber}?done=${done}`);

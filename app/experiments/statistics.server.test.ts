@@ -99,4 +99,12 @@ describe("no verdict too early", () => {
   ] as const)("after %s days with %j orders: ready %s", (days, orders, ready) => {
     expect(verdictGate(days, orders).ready).toBe(ready);
   });
+
+  it.each([
+    [0, "No verdict before 7 days; the test has run 0 days so far."],
+    [1.5, "No verdict before 7 days; the test has run 1 day so far."],
+    [6.9, "No verdict before 7 days; the test has run 6 days so far."],
+  ] as const)("after %s days says how many days the test has run, with its unit", (days, reason) => {
+    expect(verdictGate(days, [40, 40]).reason).toBe(reason);
+  });
 });

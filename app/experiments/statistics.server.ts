@@ -136,7 +136,8 @@ export interface VerdictGate {
 /** A verdict only after 7 days and 30 orders in every arm. */
 export function verdictGate(days: number, ordersPerArm: readonly number[]): VerdictGate {
   const fewest = Math.min(...ordersPerArm);
-  if (days < minDaysForVerdict) return { ready: false, reason: `No verdict before ${minDaysForVerdict} days; the test has run ${Math.floor(days)}.` };
+  const whole = Math.floor(days);
+  if (days < minDaysForVerdict) return { ready: false, reason: `No verdict before ${minDaysForVerdict} days; the test has run ${whole} ${whole === 1 ? "day" : "days"} so far.` };
   if (!(fewest >= minOrdersPerArm)) return { ready: false, reason: `No verdict before ${minOrdersPerArm} orders in every arm; the fewest is ${fewest}.` };
   return { ready: true, reason: null };
 }

@@ -167,6 +167,8 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     await logIn(page, server.url, "support@example.com", supportPassword);
     await page.goto(`${server.url}/admin/fulfilment`);
     expect(await seriousViolations(page)).toEqual([]);
+    // Paid a minute ago: within the promise of one working day, so not marked overdue.
+    expect(await page.getByTestId("admin-overdue").count()).toBe(0);
     const csvLink = page.getByTestId("admin-fulfilment-csv");
     const csv = await page.request.get(new URL((await csvLink.getAttribute("href")) ?? "", server.url).toString());
     expect(csv.headers()["content-type"]).toContain("text/csv");
@@ -196,7 +198,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
   it("imports the warehouse's tracking CSV line by line: a second parcel e-mailed once, bad lines refused with their reason", { timeout: 60_000 }, async () => {
     const page = await newPage();
     await logIn(page, server.url, "support@example.com", supportPassword);
-    const csv = ["Order number,Carrier,Tracking number", `${orderNumber},DPD,01234567890123`, "VN-2222-2222,DPD,01234567890123", `${orderNumber},Royal Mail,AB123456789GB`, ""].join("\r\n");
+    const csv = ["Order number,Carrier,Tracking number", `${orderNumber},DPD,01234567890123`, "VN-2222-2222,DPD,01234567890123", `${orderNumber},Royal Mail,AB123456789GB`, `${orderNumber},UPS,1Z12`, ""].join("\r\n");
     const importFile = async () => {
       await page.goto(`${server.url}/admin/fulfilment`);
       await page.getByTestId("admin-tracking-csv").setInputFiles({ name: "tracking.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
@@ -207,7 +209,8 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     expect(await importFile()).toEqual([
       `2${orderNumber}recorded; the buyer gets the tracking link`,
       "3—refused: there is no order with this number",
-      `4${orderNumber}refused: that carrier does not deliver in the order's market`,
+      `4${orderNumber}refused: Royal Mail does not deliver in the order's market, DE; carriers there: DHL, Deutsche Post, DPD, GLS, UPS`,
+      `5${orderNumber}refused: UPS numbers look like this: a package's tracking number starts with 1Z followed by 16 letters and digits`,
     ]);
     expect(await seriousViolations(page)).toEqual([]);
     await expect.poll(async () => (await shippingMails()).length, { timeout: 20_000 }).toBe(2);
