@@ -21,7 +21,7 @@ export const fulfilmentRoutes: readonly AdminRoute[] = [
     method: "GET",
     pattern: /^\/admin\/fulfilment\/?$/,
     async handle({ store, operator, url }) {
-      return htmlPage(<FulfilmentView operator={operator} rows={await pendingFulfilment(store.db)} notice={noticeFrom(url, notices)} />);
+      return htmlPage(<FulfilmentView operator={operator} rows={await pendingFulfilment(store.db)} now={new Date()} notice={noticeFrom(url, notices)} />);
     },
   },
   {
@@ -39,7 +39,7 @@ export const fulfilmentRoutes: readonly AdminRoute[] = [
       if (!may(operator, "fulfil")) return forbidden("Your role may not mark orders fulfilled.");
       const imported = await importTrackingCsv(store.db, operator, await readTrackingFile(request), { reviewDelayDays: store.settings.reviewInvitationDelayDays });
       const page = async (notice: Notice, status: number, lines?: ImportedLine[]) =>
-        htmlPage(<FulfilmentView operator={operator} rows={await pendingFulfilment(store.db)} notice={notice} imported={lines} />, status);
+        htmlPage(<FulfilmentView operator={operator} rows={await pendingFulfilment(store.db)} now={new Date()} notice={notice} imported={lines} />, status);
       if (imported.kind === "unreadable") return page({ kind: "error", text: `Nothing was imported: ${imported.reason}.` }, 400);
       const count = (kind: ImportedLine["outcome"]["kind"]) => imported.lines.filter((line) => line.outcome.kind === kind).length;
       const [recorded, unchanged, refused] = [count("recorded"), count("unchanged"), count("refused")];

@@ -8,11 +8,7 @@ import { FunnelReportView } from "./funnel-report-view";
 const visitors: Record<string, number> = { landing: 1200, quiz: 0, summary: 0, offer: 600, checkout: 90, "upsell-1": 40, "upsell-2": 20, "thank-you": 45 };
 
 const figures: FunnelFigures = {
-  steps: funnelSteps.map((step, index) => {
-    const previous = funnelSteps[index - 1];
-    const before = previous === undefined ? 0 : (visitors[previous] ?? 0);
-    return { step, visitors: visitors[step] ?? 0, conversionFromPrevious: before > 0 ? (visitors[step] ?? 0) / before : null };
-  }),
+  steps: funnelSteps.map((step) => ({ step, visitors: visitors[step] ?? 0, shareOfVisitors: (visitors[step] ?? 0) / 1200 })),
   entryStep: "landing",
   entryVisitors: 1200,
   checkoutsStarted: 60,
@@ -43,19 +39,19 @@ function rendered(of: FunnelReport) {
 }
 
 describe("FunnelReportView", () => {
-  it("shows the steps as rows with visitors and the conversion from the step before", () => {
+  it("shows the steps as rows with visitors and each step's share of the same visitors", () => {
     const { document } = rendered(report);
     const table = document.querySelector('table[data-testid="funnel-report"]');
     const rows = [...(table?.querySelectorAll("tbody.report-steps tr") ?? [])].map((row) => [...row.children].map((cell) => cell.textContent));
     expect(rows).toEqual([
-      ["Landing", "1,200", "n/a"],
+      ["Landing", "1,200", "100.0%"],
       ["Quiz", "0", "0.0%"],
-      ["Quiz result", "0", "n/a"],
-      ["Offer", "600", "n/a"],
-      ["Checkout", "90", "15.0%"],
-      ["Upsell 1", "40", "44.4%"],
-      ["Upsell 2", "20", "50.0%"],
-      ["Thank-you page", "45", "225.0%"],
+      ["Quiz result", "0", "0.0%"],
+      ["Offer", "600", "50.0%"],
+      ["Checkout", "90", "7.5%"],
+      ["Upsell 1", "40", "3.3%"],
+      ["Upsell 2", "20", "1.7%"],
+      ["Thank-you page", "45", "3.8%"],
     ]);
     expect(table?.querySelector("caption")?.textContent).toBe("Funnel, 2026-11-01 to 2026-11-30 (UTC), all variants, all markets, test orders excluded");
   });
@@ -87,7 +83,7 @@ describe("FunnelReportView", () => {
   });
 
   it("renders an empty range without NaN, with no inline style or script", () => {
-    const empty: FunnelFigures = { ...figures, steps: figures.steps.map((step) => ({ ...step, visitors: 0, conversionFromPrevious: null })), entryStep: null, entryVisitors: 0, checkoutsStarted: 0, ordersPaid: 0, orderConversion: null, upsells: [], currencies: [] };
+    const empty: FunnelFigures = { ...figures, steps: figures.steps.map((step) => ({ ...step, visitors: 0, shareOfVisitors: null })), entryStep: null, entryVisitors: 0, checkoutsStarted: 0, ordersPaid: 0, orderConversion: null, upsells: [], currencies: [] };
     const { html, document } = rendered({ ...report, src: "", market: "CH-FR", includeTest: true, total: empty, bySrc: [], byMarket: [], rows: [] });
     expect(html).not.toMatch(/NaN|Infinity|style=|<script/);
     expect(document.querySelector("caption")?.textContent).toContain("variant (none), market CH-FR, test orders included");

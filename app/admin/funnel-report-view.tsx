@@ -67,7 +67,7 @@ function SummaryTable({ report }: { report: FunnelReport }) {
         <tr>
           <th scope="col">Step</th>
           <th scope="col">Visitors (page views)</th>
-          <th scope="col">Conversion from the previous step</th>
+          <th scope="col">Share of the visitors (of the busiest step)</th>
         </tr>
       </thead>
       <tbody className="report-steps">
@@ -76,7 +76,7 @@ function SummaryTable({ report }: { report: FunnelReport }) {
             <th scope="row">{stepLabel(step.step)}</th>
             <td className="report-number">{count(step.visitors)}</td>
             <td className="report-number">
-              <Rate value={step.conversionFromPrevious} />
+              <Rate value={step.shareOfVisitors} />
             </td>
           </tr>
         ))}

@@ -17,9 +17,11 @@ import { upsellSource } from "../orders/upsell-service.server";
  * Definitions (docs/decisions/0017-funnel-counting.md):
  * - visitors of a step: its page views in the range. Views, not people: a reload or a second
  *   visit counts again, and nothing tells two people apart.
- * - conversion from the previous step: visitors of the step ÷ visitors of the step before it in
- *   `funnelSteps` order. Visitors enter at different steps (home page, quiz, an ad's offer page),
- *   so a ratio above 1 is possible.
+ * - share of the visitors: visitors of the step ÷ visitors of the busiest step, so that every step
+ *   is a share of the same visitors and none reads above 100 %. Visitors enter at different steps
+ *   (home page, quiz, an ad's offer page), so a step's views divided by the previous step's could
+ *   read 283 % and say nothing; the busiest step is the entry step, unless reloads made a later
+ *   one busier, and then that one is the base, never a smaller one.
  * - entry step: the busiest step before the checkout (landing, quiz, summary or offer; the first
  *   of them on a tie), where the row's traffic comes in. Order conversion and revenue per visitor
  *   are per view of it.
@@ -60,8 +62,8 @@ export interface StepFigures {
   step: FunnelStep;
   /** Page views of the step in the range. */
   visitors: number;
-  /** This step's visitors ÷ the previous step's; null for the first step or after a step without views. */
-  conversionFromPrevious: number | null;
+  /** This step's visitors ÷ the busiest step's, between 0 and 1; null when no step has views. */
+  shareOfVisitors: number | null;
 }
 
 export interface UpsellFigures {
@@ -169,10 +171,10 @@ const perUnit = (amount: number, units: number): number | null => (units > 0 ? M
 function figuresOf(cell: Cell): FunnelFigures {
   const viewsOf = (step: string, currency?: string) =>
     [...cell.views].filter(([viewCurrency]) => currency === undefined || viewCurrency === currency).reduce((sum, [, steps]) => sum + (steps.get(step) ?? 0), 0);
-  const steps = funnelSteps.map((step, index): StepFigures => {
-    const previous = funnelSteps[index - 1];
+  const busiest = Math.max(0, ...funnelSteps.map((step) => viewsOf(step)));
+  const steps = funnelSteps.map((step): StepFigures => {
     const visitors = viewsOf(step);
-    return { step, visitors, conversionFromPrevious: previous === undefined ? null : ratio(visitors, viewsOf(previous)) };
+    return { step, visitors, shareOfVisitors: ratio(visitors, busiest) };
   });
   const entryOf = (currency?: string) =>
     entrySteps.reduce<{ step: FunnelStep | null; views: number }>(

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { refundOrder, type RefundRefusal } from "../orders/refund-service.server";
 import { recordShipment } from "../parcels/shipments.server";
 import { linksOfOrder, reissueDownloadLinks, type ReissueResult } from "../downloads/links.server";
 import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
 import { recordAudit } from "../db/audit.server";
 import { htmlPage, readForm, redirect } from "./http.server";
+import { refundStep } from "./refund-step.server";
 import { may } from "./operators.server";
 import { listOrders, orderDetail, parseOrderFilter } from "./order-queries.server";
 import { OrderView, refundReasons, type RefundReason } from "./views/order-view";
 import { OrdersView } from "./views/orders-view";
-import { shipmentRefusals } from "./views/fulfilment-view";
+import { shipmentRefusalText } from "./views/fulfilment-view";
 import type { Notice } from "./views/frame";
 
 const notices: Record<string, Notice> = {
@@ -29,12 +29,6 @@ const reissueRefusals: Record<Extract<ReissueResult, { kind: "refused" }>["reaso
   no_digital_line: "No digital item of this order is still held by the buyer (refunded ones get no link).",
 };
 
-const refusals: Record<RefundRefusal, string> = {
-  not_paid: "This order has not been paid or is cancelled: there is nothing to refund.",
-  unknown_line: "A ticked line is not on this order or has been refunded already. Nothing was refunded.",
-  nothing_to_refund: "Nothing is left to refund on this order.",
-  above_paid: "That is more than is left of the payment that took it. Nothing was refunded.",
-};
 
 const orderNumberPattern = "(VN-[A-Z0-9]{4}-[A-Z0-9]{4})";
 
@@ -59,18 +53,25 @@ async function refund(context: AdminContext): Promise<Response> {
   }
   const note = (form.get("note") ?? "").trim().slice(0, 200);
   const reasonText = `${refundReasons[reason as RefundReason]}${note ? `: ${note}` : ""}`;
-  const result = await refundOrder(store.db, store.providers, {
-    orderId: detail.order.id,
+  const step = await refundStep(store, operator, {
+    order: detail.order,
+    lines: detail.lines,
     scope: lineIds.length > 0 ? { kind: "lines", lineIds } : { kind: "order" },
     reason: reasonText,
     requestKey,
+    form,
+    action: `/admin/orders/${detail.order.number}/refund`,
+    fields: { reason, note, requestKey, line: lineIds.map(String) },
+    cancelHref: `/admin/orders/${detail.order.number}`,
+    section: "orders",
   });
-  if (result.kind === "refused") return showOrder(context, { kind: "error", text: refusals[result.reason] }, 409);
+  if (step.kind === "confirm") return step.response;
+  if (step.kind === "refused") return showOrder(context, { kind: "error", text: step.text }, 409);
   await recordAudit(store.db, operator, "refund", {
     orderId: detail.order.id,
-    detail: { scope: lineIds.length > 0 ? `lines ${lineIds.join(", ")}` : "order", reason, outcome: result.kind, request: requestKey },
+    detail: { scope: lineIds.length > 0 ? `lines ${lineIds.join(", ")}` : "order", reason, outcome: step.result.kind, request: requestKey },
   });
-  return redirect(`/admin/orders/${detail.order.number}?done=${result.kind === "refunded" ? "refunded" : "refund_incomplete"}`);
+  return redirect(`/admin/orders/${detail.order.number}?done=${step.result.kind === "refunded" ? "refunded" : "refund_incomplete"}`);
 }
 
 async function addShipment(context: AdminContext): Promise<Response> {
@@ -86,7 +87,7 @@ async function addShipment(context: AdminContext): Promise<Response> {
     { source: "order-page", reviewDelayDays: store.settings.reviewInvitationDelayDays },
   );
   if (outcome.kind === "refused" && outcome.reason === "unknown_order") return notFound("There is no order with this number.");
-  if (outcome.kind === "refused") return showOrder(context, { kind: "error", text: `Nothing was recorded: ${shipmentRefusals[outcome.reason]}.` }, 409);
+  if (outcome.kind === "refused") return showOrder(context, { kind: "error", text: `Nothing was recorded: ${shipmentRefusalText(outcome)}.` }, 409);
   // A correction whose wrong number never went out is e-mailed as a plain shipping e-mail, but it is still a correction here.
   const done = outcome.kind === "unchanged" ? "shipment_known" : correcting ? "shipment_corrected" : "shipment_recorded";
   return redirect(`/admin/orders/${outcome.orderNumber}?done=${done}`);

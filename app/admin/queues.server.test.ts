@@ -5,6 +5,8 @@ import type { Database } from "../db/database.server";
 import { auditLog, feedback, refundRequests, withdrawals } from "../db/schema";
 import { storeFeedback, storeRefundRequest } from "../orders/submissions.server";
 import { receiveWithdrawal } from "../orders/withdrawal.server";
+import { refundOrder } from "../orders/refund-service.server";
+import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import type { Operator } from "../db/audit.server";
@@ -13,6 +15,7 @@ import {
   listFeedback,
   listRefundRequests,
   listWithdrawals,
+  markWithdrawalRefunded,
   queuePageSize,
   refundRequestStatuses,
   setRefundRequestStatus,
@@ -66,7 +69,24 @@ describe.each(databaseKinds)("customer-service queues on %s", (kind) => {
     expect(total).toBeGreaterThanOrEqual(2);
     expect(rows.map((row) => row.id).slice(0, 2)).toEqual([newer.id, older.id]);
     expect(rows[0]).toMatchObject({ order: null, orderNumber: "VN-2222-3333", status: "received", name: "Anna Muster", email: "b@example.com" });
-    expect(rows[1]?.order).toEqual({ id: older.orderId, number: older.orderNumber });
+    expect(rows[1]?.order).toMatchObject({ id: older.orderId, number: older.orderNumber, status: "withdrawn", currency: "EUR", refundedMinor: 0 });
+    expect(rows[1]?.order?.refundableLines.map((line) => line.grossMinor)).toEqual([8970]);
+  });
+
+  it("never takes `refunded` as an operator's word: a withdrawal is refunded only through a refund that succeeded", async () => {
+    const item = await withdrawal(true);
+    const owner = await testOperator(db, "owner");
+    expect(await setWithdrawalStatus(db, owner, item.id, "refunded")).toEqual({ kind: "refused", reason: "not_allowed" });
+    expect(await markWithdrawalRefunded(db, owner, item.id, [])).toEqual({ kind: "refused", reason: "not_allowed" });
+    expect(await markWithdrawalRefunded(db, owner, item.id, [randomUUID()])).toEqual({ kind: "refused", reason: "not_allowed" });
+    expect((await listWithdrawals(db)).rows.find((row) => row.id === item.id)?.status).toBe("received");
+
+    const [line] = (await listWithdrawals(db)).rows.find((row) => row.id === item.id)?.order?.refundableLines ?? [];
+    const refunded = await refundOrder(db, new Map([["test", new TestGateway(db)]]), { orderId: item.orderId ?? "", scope: { kind: "lines", lineIds: [line?.id ?? -1] }, reason: "withdrawal", requestKey: randomUUID() });
+    if (refunded.kind !== "refunded") throw new Error(`expected a refund, got ${refunded.kind}`);
+    expect(await markWithdrawalRefunded(db, owner, item.id, refunded.refunds.map((refund) => refund.id))).toEqual({ kind: "changed", from: "received", to: "refunded" });
+    const row = (await listWithdrawals(db)).rows.find((candidate) => candidate.id === item.id);
+    expect(row).toMatchObject({ status: "refunded", order: { status: "refunded", refundedMinor: 8970, refundableLines: [] } });
   });
 
   it("lists refund requests newest first, with the order each was matched to", async () => {
@@ -77,6 +97,22 @@ describe.each(databaseKinds)("customer-service queues on %s", (kind) => {
     expect(rows.map((row) => row.id).slice(0, 2)).toEqual([newer.id, older.id]);
     expect(rows[0]).toMatchObject({ order: null, status: "open", reason: "damaged" });
     expect(rows[1]?.order).toEqual({ id: older.orderId, number: older.orderNumber });
+  });
+
+  it("never takes `refunded` as an operator's word: a withdrawal is refunded only through a refund that succeeded", async () => {
+    const item = await withdrawal(true);
+    const owner = await testOperator(db, "owner");
+    expect(await setWithdrawalStatus(db, owner, item.id, "refunded")).toEqual({ kind: "refused", reason: "not_allowed" });
+    expect(await markWithdrawalRefunded(db, owner, item.id, [])).toEqual({ kind: "refused", reason: "not_allowed" });
+    expect(await markWithdrawalRefunded(db, owner, item.id, [randomUUID()])).toEqual({ kind: "refused", reason: "not_allowed" });
+    expect((await listWithdrawals(db)).rows.find((row) => row.id === item.id)?.status).toBe("received");
+
+    const [line] = (await listWithdrawals(db)).rows.find((row) => row.id === item.id)?.order?.refundableLines ?? [];
+    const refunded = await refundOrder(db, new Map([["test", new TestGateway(db)]]), { orderId: item.orderId ?? "", scope: { kind: "lines", lineIds: [line?.id ?? -1] }, reason: "withdrawal", requestKey: randomUUID() });
+    if (refunded.kind !== "refunded") throw new Error(`expected a refund, got ${refunded.kind}`);
+    expect(await markWithdrawalRefunded(db, owner, item.id, refunded.refunds.map((refund) => refund.id))).toEqual({ kind: "changed", from: "received", to: "refunded" });
+    const row = (await listWithdrawals(db)).rows.find((candidate) => candidate.id === item.id);
+    expect(row).toMatchObject({ status: "refunded", order: { status: "refunded", refundedMinor: 8970, refundableLines: [] } });
   });
 
   it.each(["1e300", "99999999999999999999", "-5", "x"])("opens page 1 of every list for the page %s", async (asked) => {
@@ -110,13 +146,15 @@ describe.each(databaseKinds)("customer-service queues on %s", (kind) => {
     table: typeof withdrawals | typeof refundRequests;
     start: string;
     ends: readonly string[];
+    /** A status of the queue that cannot follow the first end. */
+    other: string;
     action: string;
   }[] = [
-    { name: "withdrawal", create: withdrawal, set: setWithdrawalStatus, table: withdrawals, start: "received", ends: ["refunded", "closed"], action: "withdrawal_status_changed" },
-    { name: "refund request", create: refundRequest, set: setRefundRequestStatus, table: refundRequests, start: "open", ends: ["resolved", "declined"], action: "refund_request_status_changed" },
+    { name: "withdrawal", create: withdrawal, set: setWithdrawalStatus, table: withdrawals, start: "received", ends: ["closed"], other: "refunded", action: "withdrawal_status_changed" },
+    { name: "refund request", create: refundRequest, set: setRefundRequestStatus, table: refundRequests, start: "open", ends: ["resolved", "declined"], other: "declined", action: "refund_request_status_changed" },
   ];
 
-  describe.each(changes)("a $name's status", ({ create, set, table, start, ends, action }) => {
+  describe.each(changes)("a $name's status", ({ create, set, table, start, ends, other, action }) => {
     const statusOf = async (id: string) => (/^[0-9a-f-]{36}$/.test(id) ? (await db.select({ status: table.status }).from(table).where(eq(table.id, id)))[0]?.status : undefined);
 
     it.each(ends.map((end) => [end]))(`moves from ${start} to %s, audited on its order`, async (end) => {
@@ -158,7 +196,8 @@ describe.each(databaseKinds)("customer-service queues on %s", (kind) => {
 
     it("never leaves a final status, and takes the same answer twice as one", async () => {
       const item = await create(false);
-      const [first = "", second = ""] = ends;
+      const [first = ""] = ends;
+      const second = other;
       await set(db, operator, item.id, first);
       const audited = (await db.select().from(auditLog)).length;
       expect(await set(db, operator, item.id, first)).toEqual({ kind: "unchanged", status: first });

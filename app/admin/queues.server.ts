@@ -1,7 +1,7 @@
 import { listPage } from "./list-page";
-import { desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { feedback, orders, refundRequests, withdrawals } from "../db/schema";
+import { feedback, orderLines, orders, refundRequests, refunds, withdrawals } from "../db/schema";
 import { recordAudit, type Operator } from "../db/audit.server";
 
 /**
@@ -14,9 +14,13 @@ export const queuePageSize = 50;
 
 export const withdrawalStatuses = ["received", "refunded", "closed"] as const;
 export type WithdrawalStatus = (typeof withdrawalStatuses)[number];
-/** A withdrawal is received, then either refunded or closed (nothing to refund, or refunded elsewhere). */
+/**
+ * A withdrawal is received, then refunded or closed. Only closing is an operator's word (nothing to
+ * refund, or refunded elsewhere): `refunded` follows a refund the provider made, through
+ * `markWithdrawalRefunded`, never a choice in a list.
+ */
 export const withdrawalTransitions: Readonly<Record<WithdrawalStatus, readonly WithdrawalStatus[]>> = {
-  received: ["refunded", "closed"],
+  received: ["closed"],
   refunded: [],
   closed: [],
 };
@@ -42,6 +46,21 @@ export interface LinkedOrder {
   number: string;
 }
 
+/** A line of a withdrawn order that has not been refunded yet. */
+export interface RefundableLine {
+  id: number;
+  productName: string;
+  grossMinor: number;
+}
+
+/** The order a withdrawal names, as it stands: what has really been given back, and what is left. */
+export interface WithdrawnOrder extends LinkedOrder {
+  status: string;
+  currency: string;
+  refundedMinor: number;
+  refundableLines: RefundableLine[];
+}
+
 export interface WithdrawalRow {
   id: string;
   reference: string;
@@ -49,7 +68,7 @@ export interface WithdrawalRow {
   email: string;
   /** As the customer typed it. */
   orderNumber: string;
-  order: LinkedOrder | null;
+  order: WithdrawnOrder | null;
   locale: string;
   status: string;
   receivedAt: Date;
@@ -83,21 +102,40 @@ export async function listWithdrawals(db: Database, page = 1): Promise<QueuePage
   const current = listPage(page);
   const [counted] = await db.select({ total: sql<number>`count(*)::int` }).from(withdrawals);
   const rows = await db
-    .select({ row: withdrawals, linkedNumber: orders.number })
+    .select({ row: withdrawals, linkedNumber: orders.number, orderStatus: orders.status, currency: orders.currency })
     .from(withdrawals)
     .leftJoin(orders, eq(orders.id, withdrawals.orderId))
     .orderBy(desc(withdrawals.receivedAt), desc(withdrawals.id))
     .limit(queuePageSize)
     .offset((current - 1) * queuePageSize);
+  const orderIds = [...new Set(rows.flatMap(({ row }) => (row.orderId ? [row.orderId] : [])))];
+  const [lines, given] = orderIds.length === 0 ? [[], []] : await Promise.all([
+    db.select().from(orderLines).where(inArray(orderLines.orderId, orderIds)).orderBy(asc(orderLines.id)),
+    db.select().from(refunds).where(and(inArray(refunds.orderId, orderIds), inArray(refunds.status, ["pending", "succeeded"]))),
+  ]);
+  const refundedLineIds = new Set(given.flatMap((refund) => refund.lineIds));
+  const orderOf = (orderId: string | null, number: string | null, status: string | null, currency: string | null): WithdrawnOrder | null =>
+    orderId && number
+      ? {
+          id: orderId,
+          number,
+          status: status ?? "",
+          currency: currency ?? "EUR",
+          refundedMinor: given.filter((refund) => refund.orderId === orderId && refund.status === "succeeded").reduce((sum, refund) => sum + refund.amountMinor, 0),
+          refundableLines: lines
+            .filter((line) => line.orderId === orderId && !refundedLineIds.has(line.id))
+            .map((line) => ({ id: line.id, productName: line.productName, grossMinor: line.grossMinor })),
+        }
+      : null;
   const total = counted?.total ?? 0;
   return {
-    rows: rows.map(({ row, linkedNumber }) => ({
+    rows: rows.map(({ row, linkedNumber, orderStatus, currency }) => ({
       id: row.id,
       reference: row.reference,
       name: row.name,
       email: row.email,
       orderNumber: row.orderNumber,
-      order: linked(row.orderId, linkedNumber),
+      order: orderOf(row.orderId, linkedNumber, orderStatus, currency),
       locale: row.locale,
       status: row.status,
       receivedAt: row.receivedAt,
@@ -106,6 +144,34 @@ export async function listWithdrawals(db: Database, page = 1): Promise<QueuePage
     page: current,
     pages: pagesOf(total),
   };
+}
+
+/** A received withdrawal, with the order it names, for a refund from the queue. */
+export async function withdrawalForRefund(db: Database, id: string): Promise<{ id: string; reference: string; status: string; orderId: string | null } | null> {
+  if (!uuidPattern.test(id)) return null;
+  const [row] = await db.select({ id: withdrawals.id, reference: withdrawals.reference, status: withdrawals.status, orderId: withdrawals.orderId }).from(withdrawals).where(eq(withdrawals.id, id));
+  return row ?? null;
+}
+
+/**
+ * A withdrawal becomes `refunded` once the provider has given the money back: called with the
+ * refunds that succeeded, audited with them. Anything else leaves it as it was.
+ */
+export async function markWithdrawalRefunded(db: Database, operator: Operator, id: string, refundIds: readonly string[]): Promise<StatusChangeResult> {
+  return db.transaction(async (tx): Promise<StatusChangeResult> => {
+    const [row] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for("update");
+    if (!row) return { kind: "refused", reason: "not_found" };
+    if (row.status === "refunded") return { kind: "unchanged", status: row.status };
+    if (row.status !== "received" || !row.orderId || refundIds.length === 0) return { kind: "refused", reason: "not_allowed" };
+    const done = await tx
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(and(inArray(refunds.id, [...refundIds]), eq(refunds.orderId, row.orderId), eq(refunds.status, "succeeded")));
+    if (done.length !== refundIds.length) return { kind: "refused", reason: "not_allowed" };
+    await tx.update(withdrawals).set({ status: "refunded" }).where(eq(withdrawals.id, id));
+    await recordAudit(tx, operator, "withdrawal_status_changed", { orderId: row.orderId, detail: { withdrawal: row.reference, from: row.status, to: "refunded", refunds: refundIds.join(", ") } });
+    return { kind: "changed", from: row.status, to: "refunded" };
+  });
 }
 
 export async function listRefundRequests(db: Database, page = 1): Promise<QueuePage<RefundRequestRow>> {

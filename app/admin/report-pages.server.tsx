@@ -10,7 +10,7 @@ export const reportRoutes: readonly AdminRoute[] = [
     method: "GET",
     pattern: /^\/admin\/report\/?$/,
     async handle({ store, operator, url }) {
-      const filter = readReportFilter(url.searchParams, new Date());
+      const filter = readReportFilter(url.searchParams, new Date(), store.settings.storeMode);
       const report = await funnelReport(store.db, {
         from: filter.from,
         to: filter.to,

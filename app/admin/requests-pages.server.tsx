@@ -2,12 +2,28 @@ import { listPage } from "./list-page";
 import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { may } from "./operators.server";
-import { listFeedback, listRefundRequests, listWithdrawals, setRefundRequestStatus, setWithdrawalStatus, type StatusChangeResult } from "./queues.server";
+import { randomUUID } from "node:crypto";
+import { recordAudit } from "../db/audit.server";
+import { orderById, linesOf } from "../orders/order-records.server";
+import { refundStep } from "./refund-step.server";
+import { refundReasons } from "./views/order-view";
+import {
+  listFeedback,
+  listRefundRequests,
+  listWithdrawals,
+  markWithdrawalRefunded,
+  setRefundRequestStatus,
+  setWithdrawalStatus,
+  withdrawalForRefund,
+  type StatusChangeResult,
+} from "./queues.server";
 import { RequestsView } from "./views/requests-view";
 import type { Notice } from "./views/frame";
 
 const notices: Record<string, Notice> = {
   changed: { kind: "ok", text: "Status changed." },
+  refunded: { kind: "ok", text: "Refunded through the payment provider; the withdrawal is marked refunded. The customer gets a refund e-mail." },
+  refund_incomplete: { kind: "error", text: "The payment provider has not confirmed all of the refund yet: it stays pending, and the withdrawal stays received until it has." },
   unchanged: { kind: "ok", text: "It had that status already." },
 };
 
@@ -24,13 +40,53 @@ async function showRequests({ store, operator, url }: AdminContext, notice: Noti
     listRefundRequests(store.db, page("refundRequests")),
     listFeedback(store.db, page("feedback")),
   ]);
-  return htmlPage(<RequestsView operator={operator} pages={{ withdrawals, refundRequests, feedback }} query={url.searchParams} notice={notice} />, status);
+  return htmlPage(<RequestsView operator={operator} pages={{ withdrawals, refundRequests, feedback }} query={url.searchParams} notice={notice} refundKey={randomUUID} />, status);
 }
 
 const setters = { withdrawal: setWithdrawalStatus, "refund-request": setRefundRequestStatus } as const;
 
+/**
+ * A withdrawal's refund, from its row in the queue: the lines the operator ticked, through the
+ * provider, confirmed with the amount first; the withdrawal is `refunded` only once the refund is.
+ */
+async function refundWithdrawal(context: AdminContext): Promise<Response> {
+  const { store, operator, params } = context;
+  if (!may(operator, "refund")) return forbidden("Only an owner may refund. Nothing was refunded.");
+  const withdrawal = await withdrawalForRefund(store.db, params.id ?? "");
+  if (!withdrawal) return showRequests(context, { kind: "error", text: refusals.not_found }, 404);
+  const order = withdrawal.orderId ? await orderById(store.db, withdrawal.orderId) : undefined;
+  if (!order) return showRequests(context, { kind: "error", text: "This withdrawal matched no order: there is nothing to refund here. Nothing was refunded." }, 409);
+  if (withdrawal.status !== "received") return showRequests(context, { kind: "error", text: `This withdrawal is ${withdrawal.status} already. Nothing was refunded.` }, 409);
+  const form = await readForm(context.request);
+  const requestKey = form.get("requestKey") ?? "";
+  const lineIds = form.getAll("line").map(Number);
+  if (!/^[0-9a-f-]{36}$/.test(requestKey) || lineIds.some((id) => !Number.isSafeInteger(id) || id <= 0)) {
+    return showRequests(context, { kind: "error", text: "The refund form was incomplete: reload the page and try again. Nothing was refunded." }, 400);
+  }
+  if (lineIds.length === 0) return showRequests(context, { kind: "error", text: `Tick the lines of ${order.number} that the withdrawal concerns. Nothing was refunded.` }, 400);
+  const step = await refundStep(store, operator, {
+    order,
+    lines: await linesOf(store.db, order.id),
+    scope: { kind: "lines", lineIds },
+    reason: `${refundReasons.withdrawal} (${withdrawal.reference})`,
+    requestKey,
+    form,
+    action: `/admin/requests/withdrawal/${withdrawal.id}/refund`,
+    fields: { requestKey, line: lineIds.map(String) },
+    cancelHref: "/admin/requests",
+    section: "requests",
+  });
+  if (step.kind === "confirm") return step.response;
+  if (step.kind === "refused") return showRequests(context, { kind: "error", text: step.text }, 409);
+  await recordAudit(store.db, operator, "refund", { orderId: order.id, detail: { scope: `lines ${lineIds.join(", ")}`, reason: "withdrawal", withdrawal: withdrawal.reference, outcome: step.result.kind, request: requestKey } });
+  if (step.result.kind !== "refunded") return redirect("/admin/requests?done=refund_incomplete");
+  await markWithdrawalRefunded(store.db, operator, withdrawal.id, step.result.refunds.map((refund) => refund.id));
+  return redirect("/admin/requests?done=refunded");
+}
+
 export const requestRoutes: readonly AdminRoute[] = [
   { method: "GET", pattern: /^\/admin\/requests\/?$/, handle: (context) => showRequests(context, noticeFrom(context.url, notices)) },
+  { method: "POST", pattern: /^\/admin\/requests\/withdrawal\/([^/]+)\/refund$/, params: ["id"], handle: refundWithdrawal },
   {
     method: "POST",
     pattern: /^\/admin\/requests\/(withdrawal|refund-request)\/([^/]+)$/,

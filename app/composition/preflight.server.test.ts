@@ -11,6 +11,7 @@ import { filesystemStorage } from "../downloads/storage.server";
 import { sampleFiles, scratchFolder } from "../test-support/digital-files";
 import { readCommerceSettings } from "../store/commerce-settings";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
+import { preflightOf } from "./preflight-command.server";
 
 const publicUrl = "https://shop.example.test";
 const everyStripeMethod = ["card", "klarna", "bancontact", "eps", "swish", "mobilepay", "twint"];
@@ -159,6 +160,40 @@ describe("the go-live check", () => {
     const paypal = await payPalFake(webhooks);
     const checks = await check({ PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "STOREWEBHOOK01", PAYPAL_API_URL: paypal.url, ...env });
     expect(lines(checks, name)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it("lists every check with its fix in live mode without any provider's keys, instead of stopping at the first sentence", async () => {
+    await storeEveryFile();
+    const checks = await preflightOf({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url }, { db: database.db, kind: "pglite" });
+    expect(checks.map((c) => `${c.status} ${c.name}`)).toEqual([
+      "ok Store mode",
+      "ok Public address",
+      "fail Payment provider",
+      "fail Payment methods per market",
+      "ok E-mail",
+      "ok Database",
+      "warn Database kind",
+      "ok Digital products' files",
+    ]);
+    for (const problem of checks.filter((c) => c.status !== "ok")) expect(problem.fix, problem.name).toBeTruthy();
+    expect(lines(checks, "Payment methods per market")).toEqual(["fail: no provider is configured, so no market has a way to pay"]);
+  });
+
+  it("lists a half-configured provider as a failed check with its fix, beside every other check", async () => {
+    const checks = await preflightOf({ STORE_MODE: "live", PUBLIC_URL: "http://shop.example.test", SMTP_URL: "", STRIPE_SECRET_KEY: "sk_live_store" }, { db: database.db, kind: "pglite" });
+    expect(checks.filter((c) => c.status === "fail").map((c) => c.name)).toEqual(["Settings", "Public address", "Payment provider", "Payment methods per market", "E-mail"]);
+    expect(checks.find((c) => c.name === "Settings")).toMatchObject({
+      detail: expect.stringContaining("STRIPE_SECRET_KEY is set but STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are not"),
+      fix: expect.stringContaining("STRIPE_PUBLISHABLE_KEY"),
+    });
+  });
+
+  it("says every market has a way to pay only when the provider has answered", async () => {
+    const stripe = await stripeFake({ secretKey: "sk_live_other" });
+    const checks = await check(stripeEnv(stripe));
+    expect(lines(checks, "Payment methods per market")).toEqual(["fail: Stripe has not confirmed its payment methods (see above), so no market's way to pay is known to work"]);
+    const unknownMethods = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: ["card"] }] });
+    expect(lines(await check(stripeEnv(unknownMethods)), "Payment methods per market")).toEqual([expect.stringMatching(/^fail: /)]);
   });
 
   it("prints one line per check and the fix under each problem", () => {

@@ -30,12 +30,26 @@ function publicUrlCheck(settings: CommerceSettings): PreflightCheck {
   return failed("Public address", `${settings.publicUrl} is not https: payment pages, cookies and links in e-mails need it`, "Set PUBLIC_URL to the https:// address buyers use.");
 }
 
-/** With the live providers alone (no test gateway), every market must have a way to pay. */
-function marketsCheck(settings: CommerceSettings): PreflightCheck {
-  const setup = paymentSetupOf([...(settings.stripe ? ["stripe"] : []), ...(settings.paypal ? ["paypal"] : [])]);
-  const unpaid = markets.filter((market) => paymentMethodsFor(market, setup).length === 0).map((market) => market.country);
-  if (unpaid.length === 0) return passed("Payment methods per market", "every market has a way to pay");
-  return failed("Payment methods per market", `no way to pay in ${unpaid.join(", ")}`, "Configure Stripe (PayPal is not offered in every market).");
+/** The checks that show a provider has answered and confirmed what the markets' checkouts offer. */
+const confirmingChecks = { stripe: "Stripe payment methods", paypal: "PayPal credentials" } as const;
+const providerNames = { stripe: "Stripe", paypal: "PayPal" } as const;
+
+/**
+ * With the live providers alone (no test gateway), every market must have a way to pay, counting
+ * only the providers that answered: a key nobody has tried says nothing about a market.
+ */
+function marketsCheck(settings: CommerceSettings, providerChecks: readonly PreflightCheck[]): PreflightCheck {
+  const name = "Payment methods per market";
+  const configured = (["stripe", "paypal"] as const).filter((provider) => settings[provider]);
+  if (configured.length === 0) return failed(name, "no provider is configured, so no market has a way to pay", "Configure Stripe (PayPal is not offered in every market): see the Payment provider line.");
+  const answered = configured.filter((provider) => providerChecks.some((check) => check.name === confirmingChecks[provider] && check.status === "ok"));
+  if (answered.length === 0) {
+    const names = configured.map((provider) => providerNames[provider]).join(" and ");
+    return failed(name, `${names} ${configured.length === 1 ? "has" : "have"} not confirmed ${configured.length === 1 ? "its" : "their"} payment methods (see above), so no market's way to pay is known to work`, "Fix the provider's lines above, then run the check again.");
+  }
+  const unpaid = markets.filter((market) => paymentMethodsFor(market, paymentSetupOf(answered)).length === 0).map((market) => market.country);
+  if (unpaid.length === 0) return passed(name, `every market has a way to pay, confirmed by ${answered.map((provider) => providerNames[provider]).join(" and ")}`);
+  return failed(name, `no way to pay in ${unpaid.join(", ")}`, "Configure Stripe (PayPal is not offered in every market), or fix its lines above.");
 }
 
 /** The Stripe methods each market's checkout offers with Stripe configured (the Payment Element's card included). */
@@ -109,7 +123,7 @@ export async function runPreflight(settings: CommerceSettings, running: Prefligh
     checks.push(...(await stripePreflight({ secretKey, publishableKey, apiUrl, publicUrl: settings.publicUrl, storeMode: settings.storeMode, methodsByMarket: stripeMethodsByMarket() })));
   }
   if (settings.paypal) checks.push(...(await payPalPreflight({ ...settings.paypal, publicUrl: settings.publicUrl, storeMode: settings.storeMode })));
-  checks.push(marketsCheck(settings), await mailCheck(settings), ...(await databaseChecks(settings, running)));
+  checks.push(marketsCheck(settings, checks), await mailCheck(settings), ...(await databaseChecks(settings, running)));
   return checks;
 }
 

@@ -122,3 +122,44 @@ describe("the refund e-mail", () => {
     expect(`${mail.subject}${text}${mail.html}`).not.toMatch(/[{}]/);
   });
 });
+
+describe("the withdrawal acknowledgement", () => {
+  const database = useTestDatabase("pglite");
+
+  /** The acknowledgement of a withdrawal from a market, as the outbox would hand it over. */
+  async function acknowledgement(country: CountryCode) {
+    const market = marketFor(country);
+    const row = {
+      id: 1,
+      kind: "withdrawal",
+      dedupeKey: `withdrawal:${randomUUID()}`,
+      orderId: null,
+      recipient: testBuyer.email,
+      locale: market.locale,
+      payload: { reference: "W-2345ABCD", name: "", orderNumber: "VN-2345-6789", receivedAt: new Date("2026-11-27T10:00:00Z").toISOString(), market: market.country },
+      status: "pending" as const,
+      attempts: 0,
+      sendAfter: new Date(),
+      lockedUntil: null,
+      lastError: null,
+      sentAt: null,
+      createdAt: new Date(),
+    };
+    const mail = await composeMail(row, { db: database.db, ...context });
+    if (!mail) throw new Error("expected a message");
+    return { raw: mail.text, text: plain(mail.text), html: plain(mail.html) };
+  }
+
+  it.each([
+    ["DE", "Wohin Sie die Ware zurücksenden", ["Vitanor Nutrition B.V.", "Retouren", "Keizersgracht 241", "1016 EA Amsterdam", "Niederlande"], "auch angebrochene"],
+    ["SE", "Vart du skickar tillbaka varorna", ["Vitanor Nutrition B.V.", "Returer", "Keizersgracht 241", "1016 EA Amsterdam", "Nederländerna"], "även öppnade"],
+    ["GB", "Where to send the goods back", ["Vitanor UK Ltd", "Returns", "71–75 Shelton Street, Covent Garden", "London WC2H 9JQ", "United Kingdom"], "opened ones too"],
+  ] as const)("in %s gives the market's return address line by line and what to send back", async (country, heading, address, what) => {
+    const { raw, text, html } = await acknowledgement(country);
+    expect(text).toContain(heading.toUpperCase());
+    expect(raw).toContain(address.map((line) => `  ${line}`).join("\n"));
+    expect(text).toContain(what);
+    expect(html).toContain(address.map((line) => `${line.replace("&", "&amp;")}<br/>`).join("</span><span>"));
+    expect(html).toContain(what);
+  });
+});

@@ -6,6 +6,7 @@ import { formatDate, formatDateTime } from "../market/date-time";
 import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { formatMoney, formatRate } from "../market/money";
 import { linesOf, orderById } from "../orders/order-records.server";
+import { returnAddressFor } from "../orders/returns.server";
 import { carrierById, trackingLink } from "../parcels/carriers.server";
 import { correctionMailKind, shipmentById, shipmentMailKind, shipmentsOf } from "../parcels/shipments.server";
 import { routePath } from "../funnel/paths";
@@ -310,6 +311,7 @@ function withdrawal(row: OutboxRow, context: ComposeContext): MailContent {
         ].filter((line) => line.value !== ""),
       },
       { paragraphs: [t.statement, t.nextSteps] },
+      { title: t.returnHeading, address: returnAddressFor(market), paragraphs: [t.returnText] },
     ],
     signature,
     contact: `${contactLine} ${context.publicUrl}`,

@@ -243,7 +243,7 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
     ]);
     // 120 against 120 at 50/50: no sample-ratio mismatch; 3 days and 3 orders: no verdict yet.
     expect(report.srm).toMatchObject({ chiSquare: 0, alert: false });
-    expect(report.gate).toEqual({ ready: false, reason: "No verdict before 7 days; the test has run 3." });
+    expect(report.gate).toEqual({ ready: false, reason: "No verdict before 7 days; the test has run 3 days so far." });
     expect(arm?.verdict).toBeNull();
   });
 

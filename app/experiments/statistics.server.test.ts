@@ -171,4 +171,12 @@ describe("no verdict too early", () => {
   it("gives none while the sample-ratio check alerts, however much data there is", () => {
     expect(verdictGate(30, [500, 500], true)).toEqual({ ready: false, reason: "No verdict while the sample-ratio check alerts: the counts themselves are wrong." });
   });
+
+  it.each([
+    [0, "No verdict before 7 days; the test has run 0 days so far."],
+    [1.5, "No verdict before 7 days; the test has run 1 day so far."],
+    [6.9, "No verdict before 7 days; the test has run 6 days so far."],
+  ] as const)("after %s days says how many days the test has run, with its unit", (days, reason) => {
+    expect(verdictGate(days, [40, 40]).reason).toBe(reason);
+  });
 });

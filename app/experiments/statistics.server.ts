@@ -249,7 +249,8 @@ export interface VerdictGate {
 export function verdictGate(days: number, ordersPerArm: readonly number[], sampleRatioAlert = false): VerdictGate {
   if (sampleRatioAlert) return { ready: false, reason: "No verdict while the sample-ratio check alerts: the counts themselves are wrong." };
   const fewest = Math.min(...ordersPerArm);
-  if (days < minDaysForVerdict) return { ready: false, reason: `No verdict before ${minDaysForVerdict} days; the test has run ${Math.floor(days)}.` };
+  const whole = Math.floor(days);
+  if (days < minDaysForVerdict) return { ready: false, reason: `No verdict before ${minDaysForVerdict} days; the test has run ${whole} ${whole === 1 ? "day" : "days"} so far.` };
   if (!(fewest >= minOrdersPerArm)) return { ready: false, reason: `No verdict before ${minOrdersPerArm} orders in every arm; the fewest is ${fewest}.` };
   return { ready: true, reason: null };
 }

@@ -13,6 +13,8 @@ export interface MailRow {
 export interface MailSection {
   title?: string;
   paragraphs?: string[];
+  /** A postal address, one line each, kept as lines in both parts. */
+  address?: readonly string[];
   rows?: MailRow[];
   link?: { href: string; label: string };
 }
@@ -36,6 +38,7 @@ export function mailText(content: MailContent): string {
   out.push(content.greeting, "", ...content.paragraphs.flatMap((paragraph) => [paragraph, ""]));
   for (const section of content.sections) {
     if (section.title) out.push(section.title.toUpperCase(), "-".repeat(section.title.length));
+    if (section.address) out.push("", ...section.address.map((line) => `  ${line}`), "");
     for (const paragraph of section.paragraphs ?? []) out.push(paragraph);
     for (const row of section.rows ?? []) {
       out.push(`${row.label}: ${row.value}`);

@@ -70,6 +70,16 @@ export function MailView({ content }: { content: MailContent }) {
                       <tr key={index}>
                         <td style={css("padding:8px 28px")}>
                           {section.title ? <h2 style={css("margin:8px 0;font-size:17px")}>{section.title}</h2> : null}
+                          {section.address ? (
+                            <p style={css("margin:0 0 12px;font-style:normal")}>
+                              {section.address.map((line, lineIndex) => (
+                                <span key={lineIndex}>
+                                  {line}
+                                  <br />
+                                </span>
+                              ))}
+                            </p>
+                          ) : null}
                           {(section.paragraphs ?? []).map((paragraph) => (
                             <p key={paragraph} style={css("margin:0 0 8px")}>
                               {paragraph}

@@ -8,7 +8,7 @@ import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder, testBuyer, testToday } from "../test-support/orders";
 import { orderById } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
-import { refundOrder } from "./refund-service.server";
+import { previewRefund, refundOrder } from "./refund-service.server";
 import { beginUpsell } from "./upsell-service.server";
 
 
@@ -176,6 +176,19 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     expect(again).toEqual({ kind: "refused", reason: "unknown_line" });
     expect(await refundMails(orderId)).toHaveLength(1);
     expect(await refundOrder(database.db, providers, { orderId: randomUUID(), scope: { kind: "order" }, reason: "x", requestKey: randomUUID() })).toEqual({ kind: "refused", reason: "not_paid" });
+  });
+
+  it("previews the amount a refund would give back, sending nothing", async () => {
+    const { orderId, lineIds } = await paidOrderWithUpsell();
+    const refundsBefore = (await gatewayRefunds()).length;
+    expect(await previewRefund(database.db, orderId, { kind: "lines", lineIds: [lineIds.upsell] })).toEqual({ kind: "due", amountMinor: 990, lineIds: [lineIds.upsell] });
+    expect(await previewRefund(database.db, orderId, { kind: "order" })).toEqual({ kind: "due", amountMinor: 8970 + 990, lineIds: [lineIds.checkout, lineIds.upsell].sort((a, b) => a - b) });
+    expect(await gatewayRefunds()).toHaveLength(refundsBefore);
+    expect((await orderById(database.db, orderId))?.status).toBe("paid");
+    await refundOrder(database.db, providers, { orderId, scope: { kind: "lines", lineIds: [lineIds.upsell] }, reason: "x", requestKey: randomUUID() });
+    expect(await previewRefund(database.db, orderId, { kind: "lines", lineIds: [lineIds.upsell] })).toEqual({ kind: "refused", reason: "unknown_line" });
+    expect(await previewRefund(database.db, orderId, { kind: "order" })).toEqual({ kind: "due", amountMinor: 8970, lineIds: [lineIds.checkout] });
+    expect(await previewRefund(database.db, randomUUID(), { kind: "order" })).toEqual({ kind: "refused", reason: "not_paid" });
   });
 
   it("finishes with the same key when the provider could not be reached the first time", async () => {

@@ -259,3 +259,20 @@ export async function refundOrder(
   const done = settled.every((refund) => refund.status === "succeeded");
   return { kind: done ? "refunded" : "incomplete", order, refunds: settled };
 }
+
+export type RefundPreview = { kind: "due"; amountMinor: number; lineIds: number[] } | { kind: "refused"; reason: RefundRefusal };
+
+/**
+ * What a refund would give back, worked out as `refundOrder` would but writing nothing: the amount
+ * an operator confirms before anything is sent to a provider.
+ */
+export async function previewRefund(db: Database, orderId: string, scope: RefundScope): Promise<RefundPreview> {
+  return db.transaction(async (tx): Promise<RefundPreview> => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+    if (!order || order.status === "refunded") return { kind: "refused", reason: order ? "nothing_to_refund" : "not_paid" };
+    if (!refundableStatuses.includes(order.status)) return { kind: "refused", reason: "not_paid" };
+    const plan = await planRefund(tx, order, scope);
+    if (typeof plan === "string") return { kind: "refused", reason: plan };
+    return { kind: "due", amountMinor: plan.reduce((sum, planned) => sum + planned.amountMinor, 0), lineIds: plan.flatMap((planned) => planned.lineIds).sort((a, b) => a - b) };
+  });
+}

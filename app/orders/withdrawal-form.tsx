@@ -13,6 +13,8 @@ export type WithdrawalStep =
 
 interface Props {
   texts: CommerceTexts["withdraw"];
+  /** Where the goods go back to, line by line, for the page's market. */
+  returnAddress: readonly string[];
   state: WithdrawalStep;
 }
 
@@ -34,7 +36,7 @@ function DeclarationFacts({ texts, values }: { texts: Props["texts"]; values: Re
  * The two steps the directive asks for: the declaration (name, order, e-mail for the
  * acknowledgement), then a button "Confirm withdrawal here"; then the acknowledgement.
  */
-export function WithdrawalForm({ texts, state }: Props) {
+export function WithdrawalForm({ texts, returnAddress, state }: Props) {
   const busy = useNavigation().state === "submitting";
   const [clientErrors, setClientErrors] = useState<FieldErrors<WithdrawalField> | null>(null);
 
@@ -52,6 +54,16 @@ export function WithdrawalForm({ texts, state }: Props) {
           <dd>{texts.statementText}</dd>
           <DeclarationFacts texts={texts} values={state.values} />
         </dl>
+        <h3>{texts.returnHeading}</h3>
+        <address data-testid="withdraw-return-address">
+          {returnAddress.map((line, index) => (
+            <span key={index}>
+              {line}
+              <br />
+            </span>
+          ))}
+        </address>
+        <p>{texts.returnText}</p>
       </section>
     );
   }

@@ -76,10 +76,24 @@ export interface Carrier {
   name: string;
   trackingUrl: string;
   numberPattern: RegExp;
+  /** The format its numbers have, in words, as the carrier documents it (or the generic one's). */
+  numberFormat: string;
 }
 
+/** "UPS's Tracking Support: a package's number starts with 1Z…" → what follows the source's name. */
+const formatWords = (source: string) => source.slice(source.indexOf(": ") + 2);
+
 const carriers: ReadonlyMap<string, Carrier> = new Map(
-  Object.entries(content.carriers).map(([id, entry]) => [id, { id, name: entry.name, trackingUrl: entry.trackingUrl, numberPattern: new RegExp(entry.numberPattern ?? content.genericPattern) }]),
+  Object.entries(content.carriers).map(([id, entry]) => [
+    id,
+    {
+      id,
+      name: entry.name,
+      trackingUrl: entry.trackingUrl,
+      numberPattern: new RegExp(entry.numberPattern ?? content.genericPattern),
+      numberFormat: formatWords(entry.patternSource ?? content.genericPatternWhy),
+    },
+  ]),
 );
 
 export function carrierById(id: string): Carrier | undefined {

@@ -128,6 +128,22 @@ describe.each(databaseKinds)("parcels on %s", (kind) => {
     ["a correction of a parcel the order does not have", (number) => ({ orderNumber: number, carrier: "dhl", trackingNumber: "00340434161234567890", corrects: 999_999 }), "nothing_to_correct"],
   ];
 
+  it("names the carrier's documented format when it refuses a number, and the carrier, the market and its carriers when the carrier does not deliver there", async () => {
+    const { order } = await paidTestOrder(db);
+    expect(await record({ orderNumber: order.number, carrier: "ups", trackingNumber: "1Z12" })).toEqual({
+      kind: "refused",
+      orderNumber: order.number,
+      reason: "malformed_number",
+      detail: "UPS numbers look like this: a package's tracking number starts with 1Z followed by 16 letters and digits",
+    });
+    expect(await record({ orderNumber: order.number, carrier: "Royal Mail", trackingNumber: "AB123456789GB" })).toEqual({
+      kind: "refused",
+      orderNumber: order.number,
+      reason: "carrier_not_in_market",
+      detail: "Royal Mail does not deliver in the order's market, DE; carriers there: DHL, Deutsche Post, DPD, GLS, UPS",
+    });
+  });
+
   it.each(refusals)("refuses %s and changes nothing", async (_, input, reason) => {
     const { order } = await paidTestOrder(db);
     expect(await record(input(order.number))).toMatchObject({ kind: "refused", reason });

@@ -6,7 +6,7 @@ import { recordAudit, type Operator } from "../db/audit.server";
 import { enqueueMail } from "../mail/outbox.server";
 import { normalizeOrderNumber } from "../orders/order-number";
 import { recordEvent, type Order } from "../orders/order-records.server";
-import { findCarrier, servesMarket, validTrackingNumber } from "./carriers.server";
+import { carriersFor, findCarrier, servesMarket, validTrackingNumber } from "./carriers.server";
 
 /**
  * Parcels (DESIGN §17): an order's carrier and tracking number, recorded on the order's page or
@@ -40,7 +40,8 @@ export type ShipmentOutcome =
   | { kind: "recorded"; orderNumber: string; shipment: Shipment; mail: "shipped" | "correction" }
   /** The order has had this carrier and number already: nothing changes, nothing is sent. */
   | { kind: "unchanged"; orderNumber: string }
-  | { kind: "refused"; orderNumber: string | null; reason: ShipmentRefusal };
+  /** `detail` says what would have been right, where there is more to say than the reason. */
+  | { kind: "refused"; orderNumber: string | null; reason: ShipmentRefusal; detail?: string };
 
 export const shipmentMailKind = "shipment";
 export const correctionMailKind = "shipment-correction";
@@ -61,12 +62,15 @@ export async function recordShipment(
   return db.transaction(async (tx): Promise<ShipmentOutcome> => {
     const [order] = await tx.select().from(orders).where(eq(orders.number, number)).for("update");
     if (!order) return { kind: "refused", orderNumber: null, reason: "unknown_order" };
-    const refuse = (reason: ShipmentRefusal): ShipmentOutcome => ({ kind: "refused", orderNumber: order.number, reason });
+    const refuse = (reason: ShipmentRefusal, detail?: string): ShipmentOutcome => ({ kind: "refused", orderNumber: order.number, reason, ...(detail ? { detail } : {}) });
     const carrier = findCarrier(input.carrier);
     if (!carrier) return refuse("unknown_carrier");
     const trackingNumber = validTrackingNumber(carrier, input.trackingNumber);
-    if (!trackingNumber) return refuse("malformed_number");
-    if (!servesMarket(carrier.id, order.market)) return refuse("carrier_not_in_market");
+    if (!trackingNumber) return refuse("malformed_number", `${carrier.name} numbers look like this: ${carrier.numberFormat}`);
+    if (!servesMarket(carrier.id, order.market)) {
+      const there = carriersFor(order.market).map((candidate) => candidate.name);
+      return refuse("carrier_not_in_market", `${carrier.name} does not deliver in the order's market, ${order.market}; carriers there: ${there.join(", ")}`);
+    }
     const known = await shipmentsOf(tx, order.id);
     // Any number the order ever had, corrected ones included: a file imported again changes nothing.
     if (known.some((shipment) => shipment.carrier === carrier.id && shipment.trackingNumber === trackingNumber)) return { kind: "unchanged", orderNumber: order.number };

@@ -9,10 +9,12 @@ import { formatDateTime } from "../market/date-time";
 import { storefrontStateContext } from "../market/request-context";
 import { normalizeOrderNumber } from "../orders/order-number";
 import { receiveWithdrawal } from "../orders/withdrawal.server";
+import { returnAddressFor } from "../orders/returns.server";
 import { store } from "../store/store.server";
 
 export function loader({ context }: Route.LoaderArgs) {
-  return { texts: commerceTextsFor(context.get(storefrontStateContext).lang).withdraw };
+  const { market, lang } = context.get(storefrontStateContext);
+  return { texts: commerceTextsFor(lang).withdraw, returnAddress: returnAddressFor(market) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -35,14 +37,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** The withdrawal function: reachable from every footer, without an account. */
 export default function WithdrawPage() {
-  const { texts } = useLoaderData<typeof loader>();
+  const { texts, returnAddress } = useLoaderData<typeof loader>();
   const result = useActionData<WithdrawalStep>();
   return (
     <section className="page-intro">
       <DocumentMeta title={texts.title} />
       <h1>{texts.heading}</h1>
       <p className="page-intro__lead">{texts.intro}</p>
-      <WithdrawalForm texts={texts} state={result ?? { step: "form", values: {}, errors: {} }} />
+      <WithdrawalForm texts={texts} returnAddress={returnAddress} state={result ?? { step: "form", values: {}, errors: {} }} />
     </section>
   );
 }

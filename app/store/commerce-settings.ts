@@ -99,25 +99,48 @@ export function readDownloadSettings(env: Env): DownloadSettings {
   };
 }
 
-/** A provider's settings come as a set: all of them, or none (a half-configured provider is a mistake). */
-function readSet<K extends string>(env: Env, names: readonly K[]): Record<K, string> | null {
+/**
+ * A provider's settings come as a set: all of them, or none (a half-configured provider is a
+ * mistake). Told where to put problems, a half set is put there and read as none.
+ */
+function readSet<K extends string>(env: Env, names: readonly K[], problems?: string[]): Record<K, string> | null {
   const present = names.filter((name) => env[name]);
   if (present.length === 0) return null;
   const missing = names.filter((name) => !env[name]);
-  if (missing.length > 0) throw new Error(`${present.join(", ")} ${present.length === 1 ? "is" : "are"} set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not: set all of ${names.join(", ")}, or none.`);
+  if (missing.length > 0) {
+    const problem = `${present.join(", ")} ${present.length === 1 ? "is" : "are"} set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not: set all of ${names.join(", ")}, or none.`;
+    if (!problems) throw new Error(problem);
+    problems.push(problem);
+    return null;
+  }
   return Object.fromEntries(names.map((name) => [name, env[name] as string])) as Record<K, string>;
 }
 
+/**
+ * The settings as the go-live check reads them: what would stop the store from starting (a live
+ * store without a provider, a half-configured provider) is listed in `problems` instead of thrown,
+ * so that the check can go on and list everything else that is missing too.
+ */
+export function readSettingsForCheck(env: Env, cwd: string = process.cwd()): { settings: CommerceSettings; problems: string[] } {
+  const problems: string[] = [];
+  return { settings: readSettings(env, cwd, problems), problems };
+}
+
 export function readCommerceSettings(env: Env, cwd: string = process.cwd()): CommerceSettings {
+  return readSettings(env, cwd);
+}
+
+function readSettings(env: Env, cwd: string, problems?: string[]): CommerceSettings {
   const storeMode = env.STORE_MODE || "test";
   if (storeMode !== "test" && storeMode !== "live") throw new Error(`STORE_MODE must be 'test' or 'live', got '${storeMode}'.`);
   const mailFrom = env.MAIL_FROM || `${site.brand} <${contact.email}>`;
   if (!mailboxPattern.test(mailFrom)) throw new Error(`MAIL_FROM must be an e-mail address, optionally with a name ('Vitanor <orders@example.com>'), got '${mailFrom}'.`);
   const publicUrl = readUrl(env, "PUBLIC_URL", ["http", "https"]) ?? `http://localhost:${env.PORT || "3000"}`;
   const reviewInvitationDelayDays = readWholeNumber(env, "REVIEW_INVITATION_DELAY_DAYS", 7, 90);
-  const paypal = readSet(env, ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const);
-  const stripe = readSet(env, ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const);
-  if (storeMode === "live" && !stripe && !paypal) {
+  const paypal = readSet(env, ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const, problems);
+  const stripe = readSet(env, ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const, problems);
+  // The go-live check lists a missing provider as one of its lines.
+  if (storeMode === "live" && !stripe && !paypal && !problems) {
     throw new Error(
       `STORE_MODE=live needs a payment provider that takes real money, and none is configured (the test gateway takes none). ` +
         `Set ${liveProviderVariables.join(", or ")} (or leave STORE_MODE unset to run in test mode).`,

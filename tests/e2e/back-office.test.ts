@@ -74,10 +74,11 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     }
   });
 
-  it("lets a buyer's order placed a minute ago be found by e-mail, number and name", { timeout: 90_000 }, async () => {
+  /** A buyer's order of 3 boxes of Shape in Germany (89,70 €), paid by card, upsells declined; its number. */
+  async function placeOrderAs(contact: Record<string, string>): Promise<string> {
     const page = await newPage();
     await openHydrated(page, `${server.url}/checkout/de?bundle=shape-3&src=v2`);
-    for (const [field, value] of Object.entries(buyer)) await page.locator(`[name="${field}"]`).fill(value);
+    for (const [field, value] of Object.entries(contact)) await page.locator(`[name="${field}"]`).fill(value);
     await page.locator('input[name="method"][value="card"]').check();
     await page.locator('[autocomplete="cc-number"]').fill("4242 4242 4242 4242");
     await page.locator('[autocomplete="cc-exp"]').fill("12/30");
@@ -88,7 +89,26 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     await page.waitForURL(/\/upsellMind\/de/);
     await page.getByTestId("upsell-decline").click();
     await page.waitForURL(/\/thankyou\/de/);
-    orderNumber = (await page.getByTestId("order-number").textContent()) ?? "";
+    const number = (await page.getByTestId("order-number").textContent()) ?? "";
+    await page.context().close();
+    return number;
+  }
+
+  /** A withdrawal declared on the German page for an order, as its buyer declares it. */
+  async function withdraw(number: string, name: string, email: string): Promise<void> {
+    const buyerPage = await newPage();
+    await openHydrated(buyerPage, `${server.url}/withdraw/de`);
+    await buyerPage.locator('[name="name"]').fill(name);
+    await buyerPage.locator('[name="orderNumber"]').fill(number);
+    await buyerPage.locator('[name="email"]').fill(email);
+    await buyerPage.locator('button[name="intent"][value="review"]').click();
+    await buyerPage.getByTestId("withdraw-confirm").click();
+    await buyerPage.getByTestId("withdraw-received").waitFor();
+    await buyerPage.context().close();
+  }
+
+  it("lets a buyer's order placed a minute ago be found by e-mail, number and name", { timeout: 90_000 }, async () => {
+    orderNumber = await placeOrderAs(buyer);
     expect(orderNumber).toMatch(/^VN-/);
 
     const admin = await newPage();
@@ -106,7 +126,6 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     expect(await admin.getByTestId("admin-order-row").count()).toBe(0);
     expect(await seriousViolations(admin)).toEqual([]);
     await admin.context().close();
-    await page.context().close();
   });
 
   it("refuses wrong passwords, a session that is not there, forged cross-site posts and a support operator's refund", { timeout: 60_000 }, async () => {
@@ -148,6 +167,8 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     await logIn(page, server.url, "support@example.com", supportPassword);
     await page.goto(`${server.url}/admin/fulfilment`);
     expect(await seriousViolations(page)).toEqual([]);
+    // Paid a minute ago: within the promise of one working day, so not marked overdue.
+    expect(await page.getByTestId("admin-overdue").count()).toBe(0);
     const csvLink = page.getByTestId("admin-fulfilment-csv");
     const csv = await page.request.get(new URL((await csvLink.getAttribute("href")) ?? "", server.url).toString());
     expect(csv.headers()["content-type"]).toContain("text/csv");
@@ -177,7 +198,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
   it("imports the warehouse's tracking CSV line by line: a second parcel e-mailed once, bad lines refused with their reason", { timeout: 60_000 }, async () => {
     const page = await newPage();
     await logIn(page, server.url, "support@example.com", supportPassword);
-    const csv = ["Order number,Carrier,Tracking number", `${orderNumber},DPD,01234567890123`, "VN-2222-2222,DPD,01234567890123", `${orderNumber},Royal Mail,AB123456789GB`, ""].join("\r\n");
+    const csv = ["Order number,Carrier,Tracking number", `${orderNumber},DPD,01234567890123`, "VN-2222-2222,DPD,01234567890123", `${orderNumber},Royal Mail,AB123456789GB`, `${orderNumber},UPS,1Z12`, ""].join("\r\n");
     const importFile = async () => {
       await page.goto(`${server.url}/admin/fulfilment`);
       await page.getByTestId("admin-tracking-csv").setInputFiles({ name: "tracking.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
@@ -188,7 +209,8 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     expect(await importFile()).toEqual([
       `2${orderNumber}recorded; the buyer gets the tracking link`,
       "3—refused: there is no order with this number",
-      `4${orderNumber}refused: that carrier does not deliver in the order's market`,
+      `4${orderNumber}refused: Royal Mail does not deliver in the order's market, DE; carriers there: DHL, Deutsche Post, DPD, GLS, UPS`,
+      `5${orderNumber}refused: UPS numbers look like this: a package's tracking number starts with 1Z followed by 16 letters and digits`,
     ]);
     expect(await seriousViolations(page)).toEqual([]);
     await expect.poll(async () => (await shippingMails()).length, { timeout: 20_000 }).toBe(2);
@@ -212,6 +234,18 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     await page.locator('input[name="line"]').first().check();
     await page.locator('select[name="reason"]').selectOption("damaged");
     await page.getByTestId("admin-refund").click();
+    // Nothing is sent before the operator has seen the amount and said yes to it.
+    const confirmation = page.getByTestId("admin-refund-confirmation");
+    expect(await confirmation.textContent()).toContain("Nothing has been refunded yet");
+    expect(await page.getByTestId("admin-refund-confirm").textContent()).toBe("Refund €89.70");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Cancel, refund nothing" }).click();
+    expect(await page.locator(".status").first().textContent()).toBe("fulfilled");
+    expect(await mailsTo(buyer.email).then((mails) => mails.filter((mail) => /Subject: .*(Erstattung|erstattet)/i.test(mail)).length)).toBe(0);
+    await page.locator('input[name="line"]').first().check();
+    await page.locator('select[name="reason"]').selectOption("damaged");
+    await page.getByTestId("admin-refund").click();
+    await page.getByTestId("admin-refund-confirm").click();
     await page.waitForURL(/done=refunded/);
     expect(await page.locator(".status").first().textContent()).toMatch(/refunded/);
     expect(await page.locator("#timeline ~ table").textContent()).toContain("refund by owner@example.com");
@@ -228,15 +262,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
   });
 
   it("shows a withdrawal in its queue, linked to its order, and moves it on", { timeout: 60_000 }, async () => {
-    const buyerPage = await newPage();
-    await openHydrated(buyerPage, `${server.url}/withdraw/de`);
-    await buyerPage.locator('[name="name"]').fill("Lena Schmidt");
-    await buyerPage.locator('[name="orderNumber"]').fill(orderNumber);
-    await buyerPage.locator('[name="email"]').fill(buyer.email);
-    await buyerPage.getByRole("button", { name: /Bestätigung|weiter/i }).click();
-    await buyerPage.getByTestId("withdraw-confirm").click();
-    await buyerPage.getByTestId("withdraw-received").waitFor();
-    await buyerPage.context().close();
+    await withdraw(orderNumber, "Lena Schmidt", buyer.email);
 
     const page = await newPage();
     await logIn(page, server.url, "support@example.com", supportPassword);
@@ -246,10 +272,54 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     const row = queue.locator("tr", { hasText: orderNumber });
     expect(await row.locator("a").textContent()).toBe(orderNumber);
     expect(await row.textContent()).toContain("received");
-    await row.locator('select[name="status"]').selectOption("closed");
+    // No status is chosen for the operator, and "refunded" is not a word one can set.
+    const status = row.locator('select[name="status"]');
+    expect(await status.inputValue()).toBe("");
+    expect(await status.locator("option").allTextContents()).toEqual(["Choose…", "closed (nothing to refund, or refunded elsewhere)"]);
+    await status.selectOption("closed");
     await row.getByRole("button", { name: "Set" }).click();
     await page.waitForURL(/done=changed/);
     expect(await page.getByTestId("admin-withdrawals").locator("tr", { hasText: orderNumber }).textContent()).toContain("closed");
+    await page.context().close();
+  });
+
+  it("refunds a withdrawal from its queue through the provider, with the amount confirmed first, and only then shows it refunded", { timeout: 120_000 }, async () => {
+    const other = { ...buyer, email: "jonas.weber@example.com", givenName: "Jonas", familyName: "Weber" };
+    const number = await placeOrderAs(other);
+    await withdraw(number, "Jonas Weber", other.email);
+
+    const page = await newPage();
+    await logIn(page, server.url, "owner@example.com", ownerPassword);
+    await page.goto(`${server.url}/admin/requests`);
+    const row = () => page.getByTestId("admin-withdrawals").locator("tr", { hasText: number });
+    expect(await row().textContent()).toContain("Order withdrawn; refunded so far €0.00");
+    // A status set by hand cannot say refunded.
+    const refundAction = (await row().getByTestId("admin-withdrawal-refund").getAttribute("action")) ?? "";
+    const forged = await page.request.post(`${server.url}${refundAction.replace(/\/refund$/, "")}`, {
+      form: { status: "refunded" },
+      headers: { origin: server.url },
+    });
+    expect(forged.status()).toBe(409);
+    expect(await forged.text()).toContain("That status cannot follow the current one");
+
+    const line = row().locator('input[name="line"]');
+    expect(await line.count()).toBe(1);
+    expect(await line.isChecked()).toBe(false);
+    await row().getByRole("button", { name: "Refund ticked lines…" }).click();
+    expect(await page.getByRole("alert").textContent()).toContain(`Tick the lines of ${number} that the withdrawal concerns. Nothing was refunded.`);
+    await row().locator('input[name="line"]').check();
+    await row().getByRole("button", { name: "Refund ticked lines…" }).click();
+    expect(await page.getByTestId("admin-refund-confirm").textContent()).toBe("Refund €89.70");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId("admin-refund-confirm").click();
+    await page.waitForURL(/done=refunded/);
+    expect(await row().textContent()).toContain("refunded");
+    expect(await row().textContent()).toContain("Order refunded; refunded so far €89.70");
+    expect(await row().getByTestId("admin-withdrawal-refund").count()).toBe(0);
+    await page.goto(`${server.url}/admin/orders/${number}`);
+    expect(await page.locator(".status").first().textContent()).toBe("refunded");
+    expect(await page.locator("main").textContent()).toContain("Refunded€89.70");
+    await expect.poll(async () => (await mailsTo(other.email)).filter((mail) => /Subject: .*(Erstattung|erstattet)/i.test(mail)).length, { timeout: 20_000 }).toBe(1);
     await page.context().close();
   });
 

@@ -197,20 +197,34 @@ describe("the checkout form on the server", () => {
 });
 
 describe("the withdrawal function", () => {
-  it("is linked from every footer, asks for confirmation and acknowledges with the date and time of receipt", async () => {
-    await openHydrated(page(), `${baseUrl}/offer/de`);
+  it.each([
+    ["de", "Anna Muster", "Wohin Sie die Ware zurücksenden", "Niederlande", "auch angebrochene"],
+    ["se", "Anna Svensson", "Vart du skickar tillbaka varorna", "Nederländerna", "även öppnade"],
+  ])("in %s is linked from every footer, asks for confirmation, acknowledges with the date and time of receipt and says where to send the goods back", { timeout: 60_000 }, async (market, name, returnHeading, country, whatToSend) => {
+    await openHydrated(page(), `${baseUrl}/offer/${market}`);
     await page().getByTestId("footer-withdraw").click();
-    await page().waitForURL(`${baseUrl}/withdraw/de`);
-    await page().locator('[name="name"]').fill("Anna Muster");
+    await page().waitForURL(`${baseUrl}/withdraw/${market}`);
+    await page().locator('[name="name"]').fill(name);
     await page().locator('[name="orderNumber"]').fill("VN-2345-6789");
     await page().locator('[name="email"]').fill("anna@example.com");
-    await page().getByRole("button", { name: /Bestätigung|weiter/i }).click();
+    await page().locator('button[name="intent"][value="review"]').click();
     await page().getByTestId("withdraw-confirm").click();
     const received = page().getByTestId("withdraw-received");
     await received.waitFor();
     const text = (await received.textContent()) ?? "";
     expect(text).toContain("VN-2345-6789");
-    expect(text).toMatch(/W-[2-9A-Z]{8}/);
-    expect(text).toMatch(/\d{1,2}:\d{2}/);
+    const reference = /W-[2-9A-Z]{8}/.exec(text)?.[0] ?? "";
+    expect(reference).not.toBe("");
+    expect(text).toMatch(/\d{1,2}[:.]\d{2}/);
+    expect(await received.getByRole("heading", { name: returnHeading }).isVisible()).toBe(true);
+    const address = (await page().getByTestId("withdraw-return-address").innerText()).split("\n").map((line) => line.trim()).filter(Boolean);
+    expect(address).toEqual(["Vitanor Nutrition B.V.", expect.any(String), "Keizersgracht 241", "1016 EA Amsterdam", country]);
+    expect(text).toContain(whatToSend);
+
+    await expect.poll(async () => (await mailsFor(reference, "withdrawal")).length, { timeout: 15_000 }).toBe(1);
+    const [mail = ""] = await mailsFor(reference, "withdrawal");
+    expect(mail).toContain(returnHeading);
+    for (const line of address) expect(mail).toContain(line);
+    expect(mail).toContain(whatToSend);
   });
 });

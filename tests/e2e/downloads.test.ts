@@ -176,6 +176,7 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     await page.getByRole("checkbox", { name: /Refund .*ebook/i }).check();
     await page.locator('select[name="reason"]').selectOption("goodwill");
     await page.getByTestId("admin-refund").click();
+    await page.getByTestId("admin-refund-confirm").click();
     await page.waitForURL(/done=refunded/);
     const paths = downloadPathsIn(await confirmation());
     const responses = await Promise.all(paths.map(async (path) => ({ path, response: await fetch(`${server.url}${path}`) })));

@@ -219,6 +219,11 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     expect(await row(arm === "0" ? "/offer2" : "/offer").getByTestId("arm-orders").textContent()).toBe("0");
     expect(await admin.getByTestId("experiment-left-out").textContent()).toMatch(/^1 order carries an arm of this test but does not count/);
     expect(await admin.getByTestId("experiment-srm").count()).toBe(0);
+    // A young test waits for data: said with its unit, as information, not as an error.
+    const verdict = admin.getByTestId("experiment-verdict");
+    expect(await verdict.textContent()).toContain("No verdict before 7 days; the test has run 0 days so far.");
+    expect(await verdict.getAttribute("class")).toBe("notice info");
+    expect(await verdict.getAttribute("role")).toBeNull();
     expect(await seriousViolations(admin)).toEqual([]);
 
     // The order's page shows its arm; the order from the address without a token has none.
@@ -230,6 +235,20 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
       await admin.goto(`${server.url}/admin/orders/${number}`);
       expect(await admin.getByTestId("order-experiment-arm").textContent()).toBe(shown);
     }
+
+    // The funnel report takes the split-test page's default in a store in test mode: test orders included, and said so.
+    await admin.goto(`${server.url}/admin/report`);
+    expect(await admin.getByTestId("report-test-orders").textContent()).toContain("Test orders are included: the store is in test mode");
+    expect(await admin.locator('input[type="checkbox"][name="test"]').isChecked()).toBe(true);
+    const ordersPaid = async () => (await admin.getByTestId("funnel-report").locator("tbody.report-orders tr", { hasText: "Orders paid" }).locator("td").first().textContent())?.trim();
+    expect(Number(await ordersPaid())).toBeGreaterThanOrEqual(1);
+    const shares = await admin.getByTestId("funnel-report").locator("tbody.report-steps tr td:last-child").allTextContents();
+    for (const share of shares) expect(share === "n/a" || Number.parseFloat(share) <= 100, share).toBe(true);
+    await admin.locator('input[type="checkbox"][name="test"]').uncheck();
+    await admin.getByRole("button", { name: "Show" }).click();
+    await admin.waitForURL(/test=0/);
+    expect(await ordersPaid()).toBe("0");
+    expect(await admin.getByTestId("report-test-orders").count()).toBe(0);
 
     // The funnel report offers the running test's arms as a filter.
     await admin.goto(`${server.url}/admin/report?test=1&arm=${key}.${arm}`);

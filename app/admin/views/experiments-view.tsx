@@ -305,7 +305,8 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
           {srmAlertBelow}). The counts themselves are wrong, so no arm can be shipped from them; look for what treats the arms differently (a redirect, a broken page, crawlers).
         </p>
       ) : null}
-      <p className={`notice ${report.gate.ready ? "ok" : "error"}`} data-testid="experiment-verdict">
+      {/* Waiting for data is the normal state of a young test, not a fault: it is told plainly, not as an error. */}
+      <p className={`notice ${report.gate.ready ? "ok" : "info"}`} data-testid="experiment-verdict">
         {report.gate.ready
           ? `Enough data for a verdict (7 days and 30 orders per arm), given on ${metricLabels[report.primaryMetric].toLowerCase()} alone with Holm-Bonferroni across the arms. The intervals hold however often this page is looked at.`
           : `${report.gate.reason ?? ""} Until then the intervals are shown but no arm is called better; shipping asks for confirmation.`}

@@ -1,3 +1,4 @@
+import { dispatchDeadline, dispatchWorkingDays, isOverdue } from "../../parcels/dispatch-promise";
 import type { Operator } from "../../db/audit.server";
 import type { FulfilmentRefusal, FulfilmentRow } from "../../parcels/fulfilment.server";
 import type { ShipmentOutcome, ShipmentRefusal } from "../../parcels/shipments.server";
@@ -22,10 +23,15 @@ export const shipmentRefusals: Record<ShipmentRefusal, string> = {
   nothing_to_correct: "the parcel to correct is not one of the order's current parcels",
 };
 
+/** A refusal in words: the reason, or what would have been right where the store knows it. */
+export function shipmentRefusalText(outcome: Extract<ShipmentOutcome, { kind: "refused" }>): string {
+  return outcome.detail ?? shipmentRefusals[outcome.reason];
+}
+
 function outcomeText(outcome: ShipmentOutcome): string {
   if (outcome.kind === "recorded") return "recorded; the buyer gets the tracking link";
   if (outcome.kind === "unchanged") return "already recorded; nothing sent";
-  return `refused: ${shipmentRefusals[outcome.reason]}`;
+  return `refused: ${shipmentRefusalText(outcome)}`;
 }
 
 /** What the import did with each line of the file, refused lines with their reason. */
@@ -56,8 +62,22 @@ function ImportedLines({ lines }: { lines: ImportedLine[] }) {
 }
 
 /** The lines waiting to ship, grouped by order, and the import of the warehouse's tracking numbers. */
-export function FulfilmentView({ operator, rows, notice, imported }: { operator: Operator; rows: FulfilmentRow[]; notice?: Notice | null; imported?: ImportedLine[] }) {
+export function FulfilmentView({
+  operator,
+  rows,
+  now,
+  notice,
+  imported,
+}: {
+  operator: Operator;
+  rows: FulfilmentRow[];
+  /** The time the page is shown at, against which orders are past their promised dispatch. */
+  now: Date;
+  notice?: Notice | null;
+  imported?: ImportedLine[];
+}) {
   const orders = [...new Map(rows.map((row) => [row.orderId, rows.filter((candidate) => candidate.orderId === row.orderId)])).values()];
+  const overdue = orders.filter((lines) => lines[0] && isOverdue(lines[0].paidAt, now)).length;
   return (
     <Frame operator={operator} section="fulfilment" title="Fulfilment" notice={notice}>
       <div className="panel">
@@ -65,6 +85,12 @@ export function FulfilmentView({ operator, rows, notice, imported }: { operator:
           Paid physical lines whose funnel has ended and that are neither fulfilled nor refunded: {rows.length} line{rows.length === 1 ? "" : "s"} in {orders.length} order
           {orders.length === 1 ? "" : "s"}. Test orders are marked; they are not to be shipped.
         </p>
+        {overdue > 0 ? (
+          <p className="notice error" data-testid="admin-overdue-count">
+            {overdue} order{overdue === 1 ? " is" : "s are"} past the promised dispatch time (a parcel leaves within {dispatchWorkingDays} working day of payment): ship{" "}
+            {overdue === 1 ? "it" : "them"} first.
+          </p>
+        ) : null}
         <p>
           <a className="button secondary" href="/admin/fulfilment.csv" data-testid="admin-fulfilment-csv" download>
             Download the CSV for the warehouse
@@ -107,7 +133,17 @@ export function FulfilmentView({ operator, rows, notice, imported }: { operator:
                     <td>
                       <a href={`/admin/orders/${first.orderNumber}`}>{first.orderNumber}</a> {first.test ? <span className="tag-test">test</span> : null}
                     </td>
-                    <td>{formatTime(first.paidAt)}</td>
+                    <td>
+                      {formatTime(first.paidAt)}
+                      {isOverdue(first.paidAt, now) ? (
+                        <>
+                          <br />
+                          <strong className="tag-overdue" data-testid="admin-overdue">
+                            overdue: due out {formatTime(dispatchDeadline(first.paidAt))}
+                          </strong>
+                        </>
+                      ) : null}
+                    </td>
                     <td>
                       {first.recipient}, {first.postalCode} {first.city}, {first.country}
                     </td>

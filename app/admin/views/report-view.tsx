@@ -13,6 +13,8 @@ export interface ReportFilter {
   src: string | null;
   market: string;
   includeTest: boolean;
+  /** Whether test orders count because the store is in test mode and nobody said otherwise. */
+  testByDefault: boolean;
   /** One split test's arm (`k3j9x2ab.1`), or null for all traffic. */
   arm: string | null;
 }
@@ -20,8 +22,12 @@ export interface ReportFilter {
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 const validDay = (value: string | null): value is string => !!value && dayPattern.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 
-/** The report's filter from its query; the last 30 days by default, and a range the right way round. */
-export function readReportFilter(params: URLSearchParams, today: Date): ReportFilter {
+/**
+ * The report's filter from its query; the last 30 days by default, and a range the right way round.
+ * Test orders count by default while the store is in test mode, which has no others (as on the
+ * split-test page); the form always sends `test=0`, and `test=1` beside it when they are wanted.
+ */
+export function readReportFilter(params: URLSearchParams, today: Date, storeMode: "test" | "live"): ReportFilter {
   const todayDay = today.toISOString().slice(0, 10);
   const monthAgo = new Date(today.getTime() - 29 * 86_400_000).toISOString().slice(0, 10);
   let from = params.get("from");
@@ -36,7 +42,8 @@ export function readReportFilter(params: URLSearchParams, today: Date): ReportFi
     to,
     src: src === null || src === "*" ? null : /^[A-Za-z0-9_-]{0,64}$/.test(src) ? src : null,
     market: markets.some((candidate) => candidate.country === market) ? market : "",
-    includeTest: params.get("test") === "1",
+    includeTest: params.has("test") ? params.getAll("test").includes("1") : storeMode === "test",
+    testByDefault: !params.has("test") && storeMode === "test",
     arm: parseXp(params.get("arm")) ? params.get("arm") : null,
   };
 }
@@ -80,6 +87,7 @@ export function ReportView({ operator, filter, report, experiments = [] }: { ope
         </label>
         <MarketSelect value={filter.market} noneLabel="All" />
         {experiments.length > 0 ? <ArmSelect value={filter.arm} experiments={experiments} /> : null}
+        <input type="hidden" name="test" value="0" />
         <label className="inline">
           <input type="checkbox" name="test" value="1" defaultChecked={filter.includeTest} /> Include test orders
         </label>
@@ -88,6 +96,11 @@ export function ReportView({ operator, filter, report, experiments = [] }: { ope
           Variant: * for every variant, empty for visits without one.
         </p>
       </form>
+      {filter.testByDefault ? (
+        <p className="notice info" data-testid="report-test-orders">
+          Test orders are included: the store is in test mode, so it has no others. Untick the box to leave them out.
+        </p>
+      ) : null}
       <FunnelReportView report={report} />
     </Frame>
   );

@@ -9,7 +9,8 @@ import {
   type RefundRequestRow,
   type WithdrawalRow,
 } from "../queues.server";
-import { formatTime, Frame, Pager, statusLabel, type Notice } from "./frame";
+import { may } from "../operators.server";
+import { formatMinor, formatTime, Frame, Pager, statusLabel, type Notice } from "./frame";
 
 export interface RequestPages {
   withdrawals: QueuePage<WithdrawalRow>;
@@ -17,10 +18,48 @@ export interface RequestPages {
   feedback: QueuePage<FeedbackRow>;
 }
 
+/** The withdrawn order as it stands, and its refund through the provider for the lines the operator ticks. */
+function WithdrawalRefund({ row, canRefund, refundKey }: { row: WithdrawalRow; canRefund: boolean; refundKey: string }) {
+  const order = row.order;
+  if (!order) return null;
+  const money = (minor: number) => formatMinor(minor, order.currency);
+  const facts = (
+    <p className="muted">
+      Order {statusLabel(order.status)}; refunded so far {money(order.refundedMinor)}
+    </p>
+  );
+  if (!canRefund || row.status !== "received" || order.refundableLines.length === 0) return facts;
+  return (
+    <>
+      {facts}
+      <form method="post" action={`/admin/requests/withdrawal/${row.id}/refund`} data-testid="admin-withdrawal-refund">
+        <input type="hidden" name="requestKey" value={refundKey} />
+        <fieldset>
+          <legend>Refund the lines this withdrawal concerns</legend>
+          {order.refundableLines.map((line) => (
+            <label key={line.id} className="inline">
+              <input type="checkbox" name="line" value={line.id} /> {line.productName} ({money(line.grossMinor)})
+            </label>
+          ))}
+          <button type="submit" className="danger">
+            Refund ticked lines…
+          </button>
+        </fieldset>
+      </form>
+    </>
+  );
+}
+
 function OrderLink({ order, typed }: { order: LinkedOrder | null; typed: string }) {
   return order ? <a href={`/admin/orders/${order.number}`}>{order.number}</a> : <span title="No order with this number and e-mail address">{typed || "—"} (no match)</span>;
 }
 
+/** What each status an operator may set means, said beside it in the list. */
+const statusMeanings: Readonly<Record<string, string>> = {
+  closed: "closed (nothing to refund, or refunded elsewhere)",
+};
+
+/** The operator's word on a request: nothing is chosen until they choose it. */
 function StatusForm({ action, status, next, label }: { action: string; status: string; next: readonly string[]; label: string }) {
   if (next.length === 0) return <span className="status">{statusLabel(status)}</span>;
   return (
@@ -28,10 +67,13 @@ function StatusForm({ action, status, next, label }: { action: string; status: s
       <span className="status">{statusLabel(status)}</span>
       <label className="inline">
         <span className="skip">New status for {label}</span>
-        <select name="status" defaultValue={next[0]}>
+        <select name="status" required defaultValue="">
+          <option value="" disabled>
+            Choose…
+          </option>
           {next.map((value) => (
             <option key={value} value={value}>
-              {statusLabel(value)}
+              {statusMeanings[value] ?? statusLabel(value)}
             </option>
           ))}
         </select>
@@ -63,7 +105,20 @@ function Queue({ id, title, count, testId, children }: { id: string; title: stri
   );
 }
 
-export function RequestsView({ operator, pages, query, notice }: { operator: Operator; pages: RequestPages; query: URLSearchParams; notice?: Notice | null }) {
+export function RequestsView({
+  operator,
+  pages,
+  query,
+  notice,
+  refundKey,
+}: {
+  operator: Operator;
+  pages: RequestPages;
+  query: URLSearchParams;
+  notice?: Notice | null;
+  /** A fresh key for each refund form, so that a form sent twice is one refund. */
+  refundKey: () => string;
+}) {
   const { withdrawals, refundRequests, feedback } = pages;
   return (
     <Frame operator={operator} section="requests" title="Withdrawals and requests" notice={notice}>
@@ -85,6 +140,7 @@ export function RequestsView({ operator, pages, query, notice }: { operator: Ope
                 <td>{row.reference}</td>
                 <td>
                   <OrderLink order={row.order} typed={row.orderNumber} />
+                  <WithdrawalRefund row={row} canRefund={may(operator, "refund")} refundKey={refundKey()} />
                 </td>
                 <td>
                   {row.name}
