@@ -23,10 +23,20 @@ describe("catalog content", () => {
     expect(() => parseContent("products.json", productsFileSchema, data)).toThrow(message);
   });
 
+  it("fails the build on a reduction without an end date", () => {
+    const products = parseContent("products.json", productsFileSchema, productsFile);
+    const shape = products.products[0]!;
+    const endless = { ...shape, bundles: [{ ...shape.bundles[0]!, prices: { ...shape.bundles[0]!.prices, EUR: [{ from: "2026-06-01", grossMinor: 4990 }, { from: "2026-11-01", grossMinor: 3990 }] } }] };
+    const offers = parseContent("offers.json", offersFileSchema, offersFile);
+    expect(crossCheck({ products: [endless, ...products.products.slice(1)] }, offers)).toContain(
+      "content/catalog/products.json: products.0.bundles.0.prices.EUR: the reduction from 2026-11-01 has no end (until)",
+    );
+  });
+
   it("finds a missing bundle and an unknown route", () => {
     const products = parseContent("products.json", productsFileSchema, productsFile);
     const problems = crossCheck(products, {
-      offers: { a: { lines: ["shape-1", "nope-3"], mostPopular: "shape-1", countdownMinutes: 10 } },
+      offers: { a: { lines: ["shape-1", "nope-3"], mostPopular: "shape-1" } },
       defaultOffer: "a",
       offerByRoute: { nosuchroute: "a" },
     });
@@ -68,5 +78,19 @@ describe("offers", () => {
       [6, 14940, 2490, 29],
     ]);
     expect(offer.lines.filter((line) => line.mostPopular).map((line) => line.units)).toEqual([3]);
+    expect(offer.lines.map((line) => [line.offerEndsAt, line.afterOfferMinor])).toEqual([
+      [Date.parse("2026-12-31T23:00:00Z"), 4990],
+      [Date.parse("2026-12-31T23:00:00Z"), 11970],
+      [Date.parse("2026-12-31T23:00:00Z"), 20940],
+    ]);
+  });
+
+  it("sells at the regular price, without saving, once the reduction has ended", () => {
+    const offer = offerForRoute("offer", "EUR", new Date("2027-01-02T12:00:00Z"));
+    expect(offer.lines.map((line) => [line.priceMinor, line.savings.percent, line.referenceMinor, line.offerEndsAt])).toEqual([
+      [4990, null, null, null],
+      [11970, null, null, null],
+      [20940, null, null, null],
+    ]);
   });
 });

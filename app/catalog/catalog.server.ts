@@ -4,7 +4,7 @@ import { isRouteName } from "../funnel/route-table";
 import type { CurrencyCode } from "../market/markets";
 import { unitPriceMinor } from "../market/money";
 import type { OfferLine, OfferView } from "./offer-view";
-import { currentPrice, referencePrice, savingsPercent } from "./savings";
+import { currentPrice, reductionsWithoutEnd, referencePrice, runningReduction, savingsPercent } from "./savings";
 import { offersFileSchema, productsFileSchema, type OffersFile, type ProductsFile } from "./schema";
 import { parseContent } from "../platform/content-file";
 
@@ -15,6 +15,15 @@ const offersPath = "content/catalog/offers.json";
 export function crossCheck(products: ProductsFile, offers: OffersFile): string[] {
   const bundleIds = new Set(products.products.flatMap((product) => product.bundles.map((bundle) => bundle.id)));
   const problems: string[] = [];
+  for (const [index, product] of products.products.entries()) {
+    for (const [bundleIndex, bundle] of product.bundles.entries()) {
+      for (const [currency, history] of Object.entries(bundle.prices)) {
+        for (const from of reductionsWithoutEnd(history)) {
+          problems.push(`${productsPath}: products.${index}.bundles.${bundleIndex}.prices.${currency}: the reduction from ${from} has no end (until)`);
+        }
+      }
+    }
+  }
   for (const [offerId, offer] of Object.entries(offers.offers)) {
     offer.lines.forEach((line, index) => {
       if (!bundleIds.has(line)) problems.push(`${offersPath}: offers.${offerId}.lines.${index}: no bundle "${line}" in ${productsPath}`);
@@ -59,6 +68,7 @@ function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopu
   const history = entry.bundle.prices[currency] ?? [];
   const price = currentPrice(history, today);
   if (!price) throw new Error(`Bundle "${lineId}" has no ${currency} price on ${today.toISOString().slice(0, 10)}`);
+  const reduction = runningReduction(history, today);
   return {
     bundleId: entry.bundle.id,
     productId: entry.product.id,
@@ -71,6 +81,8 @@ function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopu
     unitPriceMinor: unitPriceMinor(price.grossMinor, entry.bundle.units),
     referenceMinor: referencePrice(history, today) ?? null,
     savings: { percent: savingsPercent(history, today) },
+    offerEndsAt: reduction?.endsAt ?? null,
+    afterOfferMinor: reduction?.afterMinor ?? null,
     mostPopular,
   };
 }
@@ -105,7 +117,7 @@ export function offerForRoute(routeName: string, currency: CurrencyCode, today: 
   const offer = catalog.offers.offers[id];
   if (!offer) throw new Error(`No offer "${id}"`);
   const lines = offer.lines.map((lineId) => priceLine(lineId, currency, today, lineId === offer.mostPopular));
-  return { id, lines, countdownMinutes: offer.countdownMinutes };
+  return { id, lines, pricedAt: today.getTime() };
 }
 
 const productIds = new Set(catalog.products.products.map((product) => product.id));

@@ -1,9 +1,32 @@
+import { useEffect, useState } from "react";
 import { useMatches } from "react-router";
-import type { OfferView } from "./offer-view";
+import { offerAt, offerEndsAt, type OfferView } from "./offer-view";
 
 /** The offer of the page being shown, when its loader returned one (for the layout's banner). */
 export function usePageOffer(): OfferView | undefined {
   const leaf = useMatches().at(-1);
   const data = leaf?.loaderData as { offer?: OfferView } | undefined;
   return data?.offer;
+}
+
+/** Timers further away than this fire at once in browsers; nobody keeps a page open that long. */
+const longestTimeoutMs = 2 ** 31 - 1;
+
+/**
+ * The offer as it applies now: the first render matches the server's (its pricing moment), then
+ * the browser's clock decides, and the regular prices replace the reduced ones when the reduction
+ * ends while the page is open.
+ */
+export function useOfferNow(offer: OfferView): OfferView {
+  const [now, setNow] = useState(offer.pricedAt);
+  const endsAt = offerEndsAt(offer);
+  useEffect(() => {
+    setNow(Date.now());
+    if (endsAt === null) return;
+    const wait = endsAt - Date.now();
+    if (wait <= 0 || wait > longestTimeoutMs) return;
+    const timer = setTimeout(() => setNow(Math.max(Date.now(), endsAt)), wait);
+    return () => clearTimeout(timer);
+  }, [endsAt]);
+  return offerAt(offer, now);
 }

@@ -104,6 +104,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
     <Form ref={form} method="post" className="form checkout-form" noValidate onSubmit={check} aria-labelledby="checkout-heading">
       <input type="hidden" name="token" value={token} />
       <input type="hidden" name="bundle" value={bundleId} />
+      <input type="hidden" name="quotedTotal" value={totalMinor} />
       <input ref={stripeToken} type="hidden" name="stripeToken" defaultValue="" />
       {message ? (
         <p className="checkout-error" role="alert" data-testid="checkout-error">

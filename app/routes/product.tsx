@@ -9,6 +9,7 @@ import { routeEntryForPath } from "../funnel/route-for-path";
 import { StoreImage } from "../image/store-image";
 import { Money } from "../market/money-text";
 import { storefrontStateContext } from "../market/request-context";
+import { dispatchRuleFor } from "../orders/commerce-content.server";
 import { useTranslate } from "../market/translate";
 import { DocumentMeta } from "../market/document-meta";
 import { deferredComponent } from "../platform/deferred-component";
@@ -29,6 +30,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return {
     productId,
     offer,
+    dispatch: dispatchRuleFor(market),
     single: offer ? null : pricedBundle(`${productId}-1`, market.currency, today),
     product: productTextFor(lang, productId),
     sections: funnelTextsFor(lang).offerSections,
