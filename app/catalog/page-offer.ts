@@ -21,12 +21,11 @@ export function useOfferNow(offer: OfferView): OfferView {
   const [now, setNow] = useState(offer.pricedAt);
   const endsAt = offerEndsAt(offer);
   useEffect(() => {
-    setNow(Date.now());
-    if (endsAt === null) return;
-    const wait = endsAt - Date.now();
-    if (wait <= 0 || wait > longestTimeoutMs) return;
-    const timer = setTimeout(() => setNow(Math.max(Date.now(), endsAt)), wait);
-    return () => clearTimeout(timer);
+    // Right after hydration, and again at the reduction's end while the page stays open.
+    const timers = [setTimeout(() => setNow(Date.now()), 0)];
+    const wait = endsAt === null ? 0 : endsAt - Date.now();
+    if (endsAt !== null && wait > 0 && wait <= longestTimeoutMs) timers.push(setTimeout(() => setNow(Math.max(Date.now(), endsAt)), wait));
+    return () => timers.forEach(clearTimeout);
   }, [endsAt]);
   return offerAt(offer, now);
 }
