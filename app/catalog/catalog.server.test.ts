@@ -3,7 +3,7 @@ import offersFile from "../../content/catalog/offers.json";
 import productsFile from "../../content/catalog/products.json";
 import { currencies, offersFileSchema, productsFileSchema } from "./schema";
 import { parseContent } from "../platform/content-file";
-import { crossCheck, offerForRoute, offerIdForRoute } from "./catalog.server";
+import { crossCheck, offerForRoute, offerIdForRoute, pricedBundle } from "./catalog.server";
 import { bannerSavingsPercent } from "./offer-view";
 
 const today = new Date("2026-11-21T12:00:00Z");
@@ -63,7 +63,7 @@ describe("offers", () => {
 
   it.each(currencies)("prices every offer in %s with a genuine saving on the second product", (currency) => {
     for (const route of ["offer", "offercoll", "lionoffer", "offersalt", "v8offer", "fibergum"]) {
-      const offer = offerForRoute(route, currency, today);
+      const offer = offerForRoute(route, currency, today, "en_GB");
       expect(offer.lines.length).toBeGreaterThanOrEqual(2);
       const percent = bannerSavingsPercent(offer);
       expect(percent).toBeGreaterThan(0);
@@ -73,7 +73,7 @@ describe("offers", () => {
   });
 
   it("computes the Vitanor Shape figures", () => {
-    const offer = offerForRoute("offer", "EUR", today);
+    const offer = offerForRoute("offer", "EUR", today, "de_DE");
     expect(offer.lines.map((line) => [line.units, line.priceMinor, line.unitPriceMinor, line.savings.percent])).toEqual([
       [1, 3990, 3990, 20],
       [3, 8970, 2990, 25],
@@ -87,8 +87,17 @@ describe("offers", () => {
     ]);
   });
 
+  it.each([
+    ["de_DE", "Vitanor Everyday Recipes (E-Book)"],
+    ["sv_SE", "Vitanor Everyday Recipes (e-bok)"],
+    ["da_DK", "Vitanor Everyday Recipes (e-bog)"],
+    ["en_GB", "Vitanor Everyday Recipes ebook"],
+  ])("names a product in the buyer's language (%s)", (lang, name) => {
+    expect(pricedBundle("ebook-1", "EUR", today, lang).productName).toBe(name);
+  });
+
   it("sells at the regular price, without saving, once the reduction has ended", () => {
-    const offer = offerForRoute("offer", "EUR", new Date("2027-01-02T12:00:00Z"));
+    const offer = offerForRoute("offer", "EUR", new Date("2027-01-02T12:00:00Z"), "de_DE");
     expect(offer.lines.map((line) => [line.priceMinor, line.savings.percent, line.referenceMinor, line.offerEndsAt])).toEqual([
       [4990, null, null, null],
       [11970, null, null, null],

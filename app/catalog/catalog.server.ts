@@ -1,5 +1,6 @@
 import offersFile from "../../content/catalog/offers.json";
 import productsFile from "../../content/catalog/products.json";
+import { productTextFor } from "../funnel/content.server";
 import { isRouteName } from "../funnel/route-table";
 import type { CurrencyCode } from "../market/markets";
 import { unitPriceMinor } from "../market/money";
@@ -62,7 +63,12 @@ export function offerIdForRoute(routeName: string): string {
   return catalog.offers.offerByRoute[plainRouteName(routeName)] ?? catalog.offers.defaultOffer;
 }
 
-function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopular: boolean): OfferLine {
+/** A product's name in the buyer's language (`content/products/<locale>.json`, checked at build). */
+export function productNameIn(lang: string, productId: string): string {
+  return productTextFor(lang, productId).name;
+}
+
+function priceLine(lineId: string, currency: CurrencyCode, today: Date, lang: string, mostPopular: boolean): OfferLine {
   const entry = bundles.get(lineId);
   if (!entry) throw new Error(`No bundle "${lineId}"`);
   const history = entry.bundle.prices[currency] ?? [];
@@ -72,7 +78,7 @@ function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopu
   return {
     bundleId: entry.bundle.id,
     productId: entry.product.id,
-    productName: entry.product.name,
+    productName: productNameIn(lang, entry.product.id),
     kind: entry.product.kind,
     image: entry.product.image,
     units: entry.bundle.units,
@@ -87,9 +93,9 @@ function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopu
   };
 }
 
-/** One bundle priced for a currency on a day (upsells sell a single bundle). */
-export function pricedBundle(bundleId: string, currency: CurrencyCode, today: Date): OfferLine {
-  return priceLine(bundleId, currency, today, false);
+/** One bundle priced for a currency on a day and named in a locale (upsells sell a single bundle). */
+export function pricedBundle(bundleId: string, currency: CurrencyCode, today: Date, lang: string): OfferLine {
+  return priceLine(bundleId, currency, today, lang, false);
 }
 
 /** The bundles a visitor can choose on some offer page, and so take to the checkout. */
@@ -107,20 +113,28 @@ export function vatClassOf(bundleId: string) {
 }
 
 /** Every bundle of the catalog, priced: what a thank-you page may have to name. */
-export function pricedCatalog(currency: CurrencyCode, today: Date): Record<string, OfferLine> {
-  return Object.fromEntries([...bundles.keys()].map((id) => [id, priceLine(id, currency, today, false)]));
+export function pricedCatalog(currency: CurrencyCode, today: Date, lang: string): Record<string, OfferLine> {
+  return Object.fromEntries([...bundles.keys()].map((id) => [id, priceLine(id, currency, today, lang, false)]));
 }
 
-/** The offer a route sells, priced for one currency on one day. */
-export function offerForRoute(routeName: string, currency: CurrencyCode, today: Date): OfferView {
+/** The offer a route sells, priced for one currency on one day, named in a locale. */
+export function offerForRoute(routeName: string, currency: CurrencyCode, today: Date, lang: string): OfferView {
   const id = offerIdForRoute(routeName);
   const offer = catalog.offers.offers[id];
   if (!offer) throw new Error(`No offer "${id}"`);
-  const lines = offer.lines.map((lineId) => priceLine(lineId, currency, today, lineId === offer.mostPopular));
+  const lines = offer.lines.map((lineId) => priceLine(lineId, currency, today, lang, lineId === offer.mostPopular));
   return { id, lines, pricedAt: today.getTime() };
 }
 
 const productIds = new Set(catalog.products.products.map((product) => product.id));
+
+/**
+ * An order line's product named in a locale at the moment it is shown; a product no longer in
+ * the catalog keeps the name stored with the line.
+ */
+export function lineNameIn(lang: string, line: { productId: string; productName: string }): string {
+  return productIds.has(line.productId) ? productNameIn(lang, line.productId) : line.productName;
+}
 
 export function isProductId(id: string): boolean {
   return productIds.has(id);

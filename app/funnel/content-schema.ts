@@ -97,6 +97,8 @@ const particulars = z
 
 export const productTextSchema = z
   .object({
+    /** The product's name as buyers of this locale read it, on pages and in e-mails. */
+    name: text,
     tagline: text,
     description: texts(1),
     benefits: texts(2),

@@ -19,8 +19,8 @@ function routeNameOf(request: Request): string {
  * market's dispatch cut-off, which the banner's countdown may count to.
  */
 export function loadPageOffer({ request, context }: LoaderArgs) {
-  const { market } = context.get(storefrontStateContext);
-  return { offer: offerForRoute(routeNameOf(request), market.currency, new Date()), dispatch: dispatchRuleFor(market) };
+  const { market, lang } = context.get(storefrontStateContext);
+  return { offer: offerForRoute(routeNameOf(request), market.currency, new Date(), lang), dispatch: dispatchRuleFor(market) };
 }
 
 /**

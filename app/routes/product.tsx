@@ -26,12 +26,12 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const productId = upsells.productPages[plain] ?? "fibergum";
   const today = new Date();
   // A product with bundles shows them; a single product (the audio programme) one buy button.
-  const offer = offerIdForRoute(entry?.name ?? plain) === productId ? offerForRoute(entry?.name ?? plain, market.currency, today) : null;
+  const offer = offerIdForRoute(entry?.name ?? plain) === productId ? offerForRoute(entry?.name ?? plain, market.currency, today, lang) : null;
   return {
     productId,
     offer,
     dispatch: dispatchRuleFor(market),
-    single: offer ? null : pricedBundle(`${productId}-1`, market.currency, today),
+    single: offer ? null : pricedBundle(`${productId}-1`, market.currency, today, lang),
     product: productTextFor(lang, productId),
     sections: funnelTextsFor(lang).offerSections,
   };

@@ -89,7 +89,7 @@ export interface UpsellBuyer {
 export async function loadUpsell({ request, context }: RouteArgs) {
   const { market, lang } = context.get(storefrontStateContext);
   const { step, bundleId, next } = upsellOfPath(new URL(request.url).pathname);
-  const line = pricedBundle(bundleId, market.currency, new Date());
+  const line = pricedBundle(bundleId, market.currency, new Date(), lang);
   const page = {
     line,
     next,
@@ -149,7 +149,7 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   if (state === "closed") return closed();
 
   const digitalConsent = form.get("digitalConsent") === "yes";
-  if (pricedBundle(bundleId, market.currency, new Date()).kind === "digital" && !digitalConsent) {
+  if (pricedBundle(bundleId, market.currency, new Date(), lang).kind === "digital" && !digitalConsent) {
     return data<UpsellActionData>({ message: texts.checkout.errors.digitalConsent, consentMissing: true }, { status: 400 });
   }
   const paid = await checkoutPayment(order.id);
