@@ -1,10 +1,12 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { IntlMessageFormat } from "intl-messageformat";
 import { describe, expect, it } from "vitest";
 import products from "./catalog/products.json";
 import { currencies } from "../app/catalog/schema";
 import { crossCheckFunnel, funnelTextsFor, locales, productTextFor } from "../app/funnel/content.server";
 import { localeCodes } from "../app/market/markets";
+import { productTextsSchema } from "../app/funnel/content-schema";
+import { parseContent } from "../app/platform/content-file";
 import { legalTextsFor } from "../app/legal/legal-texts.server";
 import { mailTextsFor } from "../app/mail/mail-texts.server";
 
@@ -37,6 +39,20 @@ describe("content for every market", () => {
     if (locale === "en_GB") return;
     const english = JSON.stringify(funnelTextsFor("en_GB").results);
     expect(JSON.stringify(funnelTextsFor(locale).results)).not.toBe(english);
+  });
+});
+
+describe("product names", () => {
+  it("fail the build when a locale's product file lacks one, naming the file and the field", () => {
+    const file = JSON.parse(readFileSync(new URL("./products/sv_SE.json", import.meta.url), "utf8")) as Record<string, Record<string, unknown>>;
+    delete file.ebook?.name;
+    expect(() => parseContent("content/products/sv_SE.json", productTextsSchema, file)).toThrow("content/products/sv_SE.json: ebook.name");
+  });
+
+  it.each(localeCodes.filter((locale) => locale !== "en_GB"))("%s names the digital products in its own language", (locale) => {
+    for (const product of products.products.filter((candidate) => candidate.kind === "digital")) {
+      expect(productTextFor(locale, product.id).name, `${product.id} in ${locale}`).not.toBe(productTextFor("en_GB", product.id).name);
+    }
   });
 });
 

@@ -51,7 +51,7 @@ function armOffers(experiment: Experiment, today = new Date()): ArmOffers {
         const country = marketOfPage(arm.path, market.country);
         const currency = markets.find((candidate) => candidate.country === country)?.currency ?? market.currency;
         const route = routeEntryForPath(arm.path)?.name;
-        return { market: country, lines: route ? offerForRoute(route, currency, today).lines.map((line) => ({ units: line.units, productName: line.productName, priceMinor: line.priceMinor, currency })) : [] };
+        return { market: country, lines: route ? offerForRoute(route, currency, today, "en_GB").lines.map((line) => ({ units: line.units, productName: line.productName, priceMinor: line.priceMinor, currency })) : [] };
       }),
     }));
 }

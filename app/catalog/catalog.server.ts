@@ -1,10 +1,11 @@
 import offersFile from "../../content/catalog/offers.json";
 import productsFile from "../../content/catalog/products.json";
+import { productTextFor } from "../funnel/content.server";
 import { isRouteName } from "../funnel/route-table";
 import type { CurrencyCode } from "../market/markets";
 import { unitPriceMinor } from "../market/money";
 import type { OfferLine, OfferView } from "./offer-view";
-import { currentPrice, referencePrice, savingsPercent } from "./savings";
+import { currentPrice, reductionsWithoutEnd, referencePrice, runningReduction, savingsPercent } from "./savings";
 import { offersFileSchema, productsFileSchema, type OffersFile, type ProductsFile } from "./schema";
 import { parseContent } from "../platform/content-file";
 
@@ -15,6 +16,15 @@ const offersPath = "content/catalog/offers.json";
 export function crossCheck(products: ProductsFile, offers: OffersFile): string[] {
   const bundleIds = new Set(products.products.flatMap((product) => product.bundles.map((bundle) => bundle.id)));
   const problems: string[] = [];
+  for (const [index, product] of products.products.entries()) {
+    for (const [bundleIndex, bundle] of product.bundles.entries()) {
+      for (const [currency, history] of Object.entries(bundle.prices)) {
+        for (const from of reductionsWithoutEnd(history)) {
+          problems.push(`${productsPath}: products.${index}.bundles.${bundleIndex}.prices.${currency}: the reduction from ${from} has no end (until)`);
+        }
+      }
+    }
+  }
   for (const [offerId, offer] of Object.entries(offers.offers)) {
     offer.lines.forEach((line, index) => {
       if (!bundleIds.has(line)) problems.push(`${offersPath}: offers.${offerId}.lines.${index}: no bundle "${line}" in ${productsPath}`);
@@ -53,16 +63,22 @@ export function offerIdForRoute(routeName: string): string {
   return catalog.offers.offerByRoute[plainRouteName(routeName)] ?? catalog.offers.defaultOffer;
 }
 
-function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopular: boolean): OfferLine {
+/** A product's name in the buyer's language (`content/products/<locale>.json`, checked at build). */
+export function productNameIn(lang: string, productId: string): string {
+  return productTextFor(lang, productId).name;
+}
+
+function priceLine(lineId: string, currency: CurrencyCode, today: Date, lang: string, mostPopular: boolean): OfferLine {
   const entry = bundles.get(lineId);
   if (!entry) throw new Error(`No bundle "${lineId}"`);
   const history = entry.bundle.prices[currency] ?? [];
   const price = currentPrice(history, today);
   if (!price) throw new Error(`Bundle "${lineId}" has no ${currency} price on ${today.toISOString().slice(0, 10)}`);
+  const reduction = runningReduction(history, today);
   return {
     bundleId: entry.bundle.id,
     productId: entry.product.id,
-    productName: entry.product.name,
+    productName: productNameIn(lang, entry.product.id),
     kind: entry.product.kind,
     image: entry.product.image,
     units: entry.bundle.units,
@@ -71,13 +87,15 @@ function priceLine(lineId: string, currency: CurrencyCode, today: Date, mostPopu
     unitPriceMinor: unitPriceMinor(price.grossMinor, entry.bundle.units),
     referenceMinor: referencePrice(history, today) ?? null,
     savings: { percent: savingsPercent(history, today) },
+    offerEndsAt: reduction?.endsAt ?? null,
+    afterOfferMinor: reduction?.afterMinor ?? null,
     mostPopular,
   };
 }
 
-/** One bundle priced for a currency on a day (upsells sell a single bundle). */
-export function pricedBundle(bundleId: string, currency: CurrencyCode, today: Date): OfferLine {
-  return priceLine(bundleId, currency, today, false);
+/** One bundle priced for a currency on a day and named in a locale (upsells sell a single bundle). */
+export function pricedBundle(bundleId: string, currency: CurrencyCode, today: Date, lang: string): OfferLine {
+  return priceLine(bundleId, currency, today, lang, false);
 }
 
 /** The bundles a visitor can choose on some offer page, and so take to the checkout. */
@@ -94,16 +112,24 @@ export function vatClassOf(bundleId: string) {
   return entry.product.vatClass;
 }
 
-/** The offer a route sells, priced for one currency on one day. */
-export function offerForRoute(routeName: string, currency: CurrencyCode, today: Date): OfferView {
+/** The offer a route sells, priced for one currency on one day, named in a locale. */
+export function offerForRoute(routeName: string, currency: CurrencyCode, today: Date, lang: string): OfferView {
   const id = offerIdForRoute(routeName);
   const offer = catalog.offers.offers[id];
   if (!offer) throw new Error(`No offer "${id}"`);
-  const lines = offer.lines.map((lineId) => priceLine(lineId, currency, today, lineId === offer.mostPopular));
-  return { id, lines, countdownMinutes: offer.countdownMinutes };
+  const lines = offer.lines.map((lineId) => priceLine(lineId, currency, today, lang, lineId === offer.mostPopular));
+  return { id, lines, pricedAt: today.getTime() };
 }
 
 const productIds = new Set(catalog.products.products.map((product) => product.id));
+
+/**
+ * An order line's product named in a locale at the moment it is shown; a product no longer in
+ * the catalog keeps the name stored with the line.
+ */
+export function lineNameIn(lang: string, line: { productId: string; productName: string }): string {
+  return productIds.has(line.productId) ? productNameIn(lang, line.productId) : line.productName;
+}
 
 export function isProductId(id: string): boolean {
   return productIds.has(id);

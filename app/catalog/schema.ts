@@ -3,6 +3,9 @@ import { z } from "zod";
 /** Content files are checked against these schemas when the site is built (and in the tests). */
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD");
+const instant = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})$/, "must be an instant with its offset, like 2027-01-01T00:00:00+01:00");
 const minorAmount = z.number().int("must be a whole number of minor units (cents)").positive("must be above zero");
 
 export const vatClasses = ["food-supplement", "ebook", "electronic-service"] as const;
@@ -11,7 +14,12 @@ export type VatClass = (typeof vatClasses)[number];
 export const currencies = ["EUR", "GBP", "CHF", "SEK", "DKK"] as const;
 
 const priceHistory = z
-  .array(z.object({ from: isoDate, grossMinor: minorAmount }).strict())
+  .array(
+    z
+      .object({ from: isoDate, until: instant.optional(), grossMinor: minorAmount })
+      .strict()
+      .refine((entry) => entry.until === undefined || Date.parse(entry.until) > Date.parse(entry.from), { message: "until must come after from", path: ["until"] }),
+  )
   .min(1, "needs at least one price")
   .refine((entries) => entries.every((entry, i) => i === 0 || entry.from > (entries[i - 1]?.from ?? "")), {
     message: "prices must be listed from oldest to newest, one per date",
@@ -59,7 +67,6 @@ export const offersFileSchema = z
         .object({
           lines: z.array(z.string()).min(2, "an offer shows at least two bundles (the banner reads the second)"),
           mostPopular: z.string(),
-          countdownMinutes: z.number().int().min(1).max(24 * 60),
         })
         .strict()
         .refine((offer) => offer.lines.includes(offer.mostPopular), {

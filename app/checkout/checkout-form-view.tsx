@@ -53,6 +53,8 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
   const [clientErrors, setClientErrors] = useState<CheckoutErrors | null>(null);
   const [method, setMethod] = useState(values.method || methods[0] || "card");
   const [elementError, setElementError] = useState<string | null>(null);
+  // Why the last payment failed stays only until the buyer types a new card into the emptied fields.
+  const [cardRetyped, setCardRetyped] = useState(false);
   const errors = clientErrors ?? serverErrors;
   const form = useRef<HTMLFormElement>(null);
   const stripeToken = useRef<HTMLInputElement>(null);
@@ -84,6 +86,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
       first?.focus();
       return;
     }
+    setCardRetyped(false);
     if (method !== "stripe" || stripeToken.current?.value) return;
     event.preventDefault();
     const formElement = event.currentTarget;
@@ -104,8 +107,9 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
     <Form ref={form} method="post" className="form checkout-form" noValidate onSubmit={check} aria-labelledby="checkout-heading">
       <input type="hidden" name="token" value={token} />
       <input type="hidden" name="bundle" value={bundleId} />
+      <input type="hidden" name="quotedTotal" value={totalMinor} />
       <input ref={stripeToken} type="hidden" name="stripeToken" defaultValue="" />
-      {message ? (
+      {message && !cardRetyped ? (
         <p className="checkout-error" role="alert" data-testid="checkout-error">
           {message}
         </p>
@@ -146,7 +150,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
               <span>{methodName(id)}</span>
             </label>
             {id === "card" && method === "card" ? (
-              <div className="checkout-card">
+              <div className="checkout-card" onInput={() => setCardRetyped(true)}>
                 <Field name="cardNumber" label={texts.cardNumber} error={error("cardNumber")}>
                   {(props) => <input {...props} type="text" inputMode="numeric" autoComplete={autocompleteTokens.cardNumber} />}
                 </Field>

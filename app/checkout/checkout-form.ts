@@ -12,7 +12,7 @@ export type ContactField = (typeof contactFields)[number];
 export const cardFields = ["cardNumber", "cardExpiry", "cardCvc"] as const;
 export type CardField = (typeof cardFields)[number];
 
-export const checkoutFields = [...contactFields, "method", "digitalConsent", ...cardFields, "stripeToken", "token", "bundle"] as const;
+export const checkoutFields = [...contactFields, "method", "digitalConsent", ...cardFields, "stripeToken", "token", "bundle", "quotedTotal"] as const;
 export type CheckoutErrorField = ContactField | CardField | "method" | "digitalConsent";
 export type CheckoutErrors = Partial<Record<CheckoutErrorField, true>>;
 

@@ -134,6 +134,10 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   const tokenCheck = checkCheckoutToken(signingKey, values.token ?? "", quote.lines[0]?.bundleId ?? "");
   if (tokenCheck !== "valid") return reply(tokenCheck === "expired" ? 400 : 403, texts.expired, {}, newCheckoutToken(signingKey, values.bundle ?? ""));
 
+  // The pay button named a total: a buyer is never charged another one, such as the regular price
+  // after a reduction ended while the form was open. The page shows the new total to confirm.
+  if (values.quotedTotal && values.quotedTotal !== String(quote.totals.totalMinor)) return reply(409, texts.priceChanged);
+
   const country = deliveryCountry(market);
   const methods = paymentMethodsFor(market, paymentSetupOf(providers.keys()));
   const digital = quote.lines.some((line) => line.kind === "digital");

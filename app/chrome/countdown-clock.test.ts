@@ -1,20 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { formatMinutesSeconds, remainingMs, resolveDeadline } from "./countdown-clock";
+import { chooseDeadline, formatMinutesSeconds, offerCountdownWindowMs, remainingMs } from "./countdown-clock";
 
 const now = 1_800_000_000_000;
-const windowMs = 15 * 60_000;
+const hour = 60 * 60_000;
 
-describe("resolveDeadline", () => {
+describe("chooseDeadline", () => {
   it.each([
-    ["nothing stored: a new window", null, now + windowMs],
-    ["a stored deadline is kept", String(now + 60_000), now + 60_000],
-    ["a passed deadline stays passed", String(now - 5_000), now - 5_000],
-    ["garbage starts a new window", "soon", now + windowMs],
-    ["a negative number starts a new window", "-4", now + windowMs],
-    ["a fraction starts a new window", "12.5", now + windowMs],
-    ["a tampered, far deadline is cut to one window", String(now + 10 * windowMs), now + windowMs],
-  ])("%s", (_name, stored, expected) => {
-    expect(resolveDeadline(stored, now, windowMs)).toBe(expected);
+    ["nothing ahead: no timer", null, null, null],
+    ["today's cut-off", null, now + 2 * hour, { kind: "ships-today", at: now + 2 * hour }],
+    ["a reduction ending within a day", now + 3 * hour, null, { kind: "offer-ends", at: now + 3 * hour }],
+    ["the nearer of the two", now + 3 * hour, now + 2 * hour, { kind: "ships-today", at: now + 2 * hour }],
+    ["a reduction ending before the cut-off", now + hour, now + 2 * hour, { kind: "offer-ends", at: now + hour }],
+    ["a reduction ending in weeks is a date, not a timer", now + 30 * 24 * hour, now + 2 * hour, { kind: "ships-today", at: now + 2 * hour }],
+    ["a reduction that has ended is no deadline", now - 1, null, null],
+  ])("%s", (_name, offerEndsAt, cutoff, expected) => {
+    expect(chooseDeadline(now, offerEndsAt, cutoff)).toEqual(expected);
+  });
+
+  it("takes a reduction's end exactly one day away", () => {
+    expect(chooseDeadline(now, now + offerCountdownWindowMs, null)?.kind).toBe("offer-ends");
   });
 });
 
@@ -25,7 +29,7 @@ describe("formatMinutesSeconds", () => {
     [59_001, "01:00"],
     [999, "00:01"],
     [0, "00:00"],
-    [125 * 60_000, "125:00"],
+    [2 * hour, "120:00"],
   ])("%i ms is %s", (ms, text) => {
     expect(formatMinutesSeconds(ms)).toBe(text);
   });

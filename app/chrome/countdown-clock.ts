@@ -1,53 +1,33 @@
 /**
- * The countdown's clock: a real deadline per visitor and offer, kept in localStorage, so that
- * neither reload nor navigation resets or extends it (reference/eu-rules.md item 3).
+ * The countdown's clock: it counts to a deadline the store keeps for everyone — the end of the
+ * running reduction or today's dispatch cut-off — never to a window per visitor, so neither reload,
+ * navigation nor cleared storage moves it (reference/eu-rules.md item 3; docs/decisions/0006).
  */
 
 export const tickMs = 1000;
 /** After a route change the timers restart this much later, toward the same deadline (spec §4). */
 export const restartDelayMs = 100;
+/** A reduction's end further away than this is shown as a date on the cards, not as a timer. */
+export const offerCountdownWindowMs = 24 * 60 * 60 * 1000;
 
-export function storageKey(offerId: string): string {
-  return `vitanor:offer-deadline:${offerId}`;
-}
+export type Deadline = { kind: "offer-ends" | "ships-today"; at: number };
 
-/**
- * The deadline to count toward: the stored one when it is a plausible instant, else a new one.
- * A stored deadline further away than one full window (tampered) is cut back to that window.
- */
-export function resolveDeadline(stored: string | null, now: number, windowMs: number): number {
-  const parsed = stored === null ? Number.NaN : Number(stored);
-  if (!Number.isSafeInteger(parsed) || parsed <= 0) return now + windowMs;
-  return Math.min(parsed, now + windowMs);
+/** The nearest real deadline ahead: the reduction's end within a day, or today's dispatch cut-off. */
+export function chooseDeadline(now: number, offerEndsAt: number | null, cutoff: number | null): Deadline | null {
+  const candidates: Deadline[] = [];
+  if (offerEndsAt !== null && offerEndsAt > now && offerEndsAt - now <= offerCountdownWindowMs) candidates.push({ kind: "offer-ends", at: offerEndsAt });
+  if (cutoff !== null && cutoff > now) candidates.push({ kind: "ships-today", at: cutoff });
+  return candidates.sort((a, b) => a.at - b.at)[0] ?? null;
 }
 
 export function remainingMs(deadline: number, now: number): number {
   return Math.max(0, deadline - now);
 }
 
-/** `mm:ss`, rounding up so that 00:00 shows only when the time is really over. */
+/** `mm:ss`, minutes past 59 included (two hours read 120:00), rounding up so that 00:00 shows only when the time is really over. */
 export function formatMinutesSeconds(ms: number): string {
   const totalSeconds = Math.ceil(ms / 1000);
   const minutes = Math.floor(totalSeconds / 60);
   const seconds = totalSeconds % 60;
   return `${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}`;
-}
-
-function readStored(storage: Storage | undefined, key: string): string | null {
-  try {
-    return storage?.getItem(key) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Reads, or starts, this visitor's deadline for an offer. Storage may be unavailable (private mode). */
-export function loadDeadline(storage: Storage | undefined, offerId: string, now: number, windowMs: number): number {
-  const deadline = resolveDeadline(readStored(storage, storageKey(offerId)), now, windowMs);
-  try {
-    storage?.setItem(storageKey(offerId), String(deadline));
-  } catch {
-    // Without storage the deadline lasts as long as the page: still never extended.
-  }
-  return deadline;
 }

@@ -1,39 +1,54 @@
 import { useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
+import { todaysCutoff, type DispatchRule } from "../market/dispatch";
 import { useTranslate } from "../market/translate";
-import { localStore } from "../platform/browser-storage";
 import { afterPageLoad } from "../platform/idle";
-import { formatMinutesSeconds, loadDeadline, remainingMs, restartDelayMs, tickMs } from "./countdown-clock";
+import { chooseDeadline, formatMinutesSeconds, remainingMs, restartDelayMs, tickMs, type Deadline } from "./countdown-clock";
 
-/** Remaining time toward the visitor's deadline for an offer, ticking every second. */
-export function useCountdown(offerId: string, minutes: number): number {
-  const windowMs = minutes * 60_000;
+export interface CountdownSource {
+  /** The moment the page's data was made (epoch ms): the first render shows the state of then. */
+  pricedAt: number;
+  /** The first end of a running reduction on the page, if any (epoch ms). */
+  offerEndsAt: number | null;
+  dispatch: { rule: DispatchRule; timeZone: string };
+}
+
+interface CountdownState {
+  deadline: Deadline | null;
+  remaining: number;
+}
+
+function stateAt(now: number, source: CountdownSource): CountdownState {
+  const deadline = chooseDeadline(now, source.offerEndsAt, todaysCutoff(now, source.dispatch.rule, source.dispatch.timeZone));
+  return { deadline, remaining: deadline ? remainingMs(deadline.at, now) : 0 };
+}
+
+/** The deadline ahead and the time left toward it, ticking every second. */
+export function useCountdown(source: CountdownSource): CountdownState {
   const { pathname } = useLocation();
-  // The server cannot know this visitor's deadline; it renders the full window, which is exact for
-  // a first visit, and the browser corrects it as soon as the page has loaded.
-  const [remaining, setRemaining] = useState(windowMs);
+  // The first render matches the server's; the browser's clock takes over once the page has loaded.
+  const [state, setState] = useState(() => stateAt(source.pricedAt, source));
   const mounted = useRef(false);
+  const { pricedAt, offerEndsAt, dispatch } = source;
 
   useEffect(() => {
     let start: ReturnType<typeof setTimeout> | undefined;
     let interval: ReturnType<typeof setInterval> | undefined;
     const begin = () => {
-      const deadline = loadDeadline(localStore(), offerId, Date.now(), windowMs);
-      const update = () => {
-        const left = remainingMs(deadline, Date.now());
-        setRemaining(left);
-        return left;
-      };
-      update();
+      const current = stateAt(Date.now(), { pricedAt, offerEndsAt, dispatch });
+      setState(current);
+      const deadline = current.deadline;
+      if (!deadline || current.remaining === 0) return;
       start = setTimeout(() => {
         interval = setInterval(() => {
-          if (update() === 0) clearInterval(interval);
+          const remaining = remainingMs(deadline.at, Date.now());
+          setState({ deadline, remaining });
+          if (remaining === 0) clearInterval(interval);
         }, tickMs);
       }, restartDelayMs);
     };
-    // A page's first access to localStorage waits for the browser to open the storage, which can
-    // block the main thread for tens of milliseconds: on a fresh mount it waits until the page has
-    // loaded and is idle, showing the full window (as the prerendered page does) until then.
+    // Reading the zone's clock is start-up work the first paint does not need: on a fresh mount it
+    // waits until the page has loaded and is idle (docs/decisions/0020-hydration-cost.md).
     let cancel: (() => void) | undefined;
     if (mounted.current) begin();
     else cancel = afterPageLoad(begin);
@@ -43,25 +58,43 @@ export function useCountdown(offerId: string, minutes: number): number {
       clearTimeout(start);
       clearInterval(interval);
     };
-  }, [offerId, windowMs, pathname]);
+  }, [pricedAt, offerEndsAt, dispatch, pathname]);
 
-  return remaining;
+  return state;
 }
 
 /**
- * `mm:ss` toward a real deadline. At zero it stops and blinks (a static highlight with reduced
- * motion). `role="timer"` is not announced by screen readers on every tick.
+ * `mm:ss` toward a real deadline, in a sentence saying what it is. At zero it stops and blinks (a
+ * static highlight with reduced motion) and the sentence says what applies now. Without a deadline
+ * ahead today it says when orders ship. `role="timer"` is not announced on every tick.
  */
-export function Countdown({ offerId, minutes }: { offerId: string; minutes: number }) {
+export function Countdown({ source }: { source: CountdownSource }) {
   const t = useTranslate();
-  const remaining = useCountdown(offerId, minutes);
+  const { deadline, remaining } = useCountdown(source);
+  if (!deadline) {
+    return (
+      <span className="countdown" data-testid="countdown" data-kind="none">
+        {t("countdown.shipsNextWorkingDay")}
+      </span>
+    );
+  }
   const expired = remaining === 0;
+  const time = (
+    <time className="countdown__time" role="timer" dateTime={`PT${Math.ceil(remaining / 1000)}S`}>
+      {formatMinutesSeconds(remaining)}
+    </time>
+  );
+  const ended = deadline.kind === "offer-ends" ? "countdown.offerEnded" : "countdown.shipsNextWorkingDay";
+  const running = deadline.kind === "offer-ends" ? "countdown.offerEnds" : "countdown.shipsToday";
   return (
-    <span className="countdown" data-testid="countdown" data-expired={expired ? "" : undefined}>
-      <span className="countdown__label">{t(expired ? "countdown.expired" : "countdown.label")}</span>{" "}
-      <time className="countdown__time" role="timer" dateTime={`PT${Math.ceil(remaining / 1000)}S`}>
-        {formatMinutesSeconds(remaining)}
-      </time>
+    <span className="countdown" data-testid="countdown" data-kind={deadline.kind} data-expired={expired ? "" : undefined}>
+      {expired ? (
+        <>
+          <span className="countdown__label">{t(ended)}</span> {time}
+        </>
+      ) : (
+        <span className="countdown__label">{t.rich(running, { time })}</span>
+      )}
     </span>
   );
 }

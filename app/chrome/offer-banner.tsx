@@ -1,4 +1,6 @@
+import { useMatches } from "react-router";
 import { usePageOffer } from "../catalog/page-offer";
+import type { DispatchRule } from "../market/dispatch";
 import { TopBanner } from "./top-banner";
 
 /**
@@ -7,5 +9,6 @@ import { TopBanner } from "./top-banner";
  */
 export function OfferBanner() {
   const offer = usePageOffer();
-  return offer ? <TopBanner offer={offer} /> : null;
+  const dispatch = (useMatches().at(-1)?.loaderData as { dispatch?: DispatchRule } | undefined)?.dispatch;
+  return offer && dispatch ? <TopBanner offer={offer} dispatch={dispatch} /> : null;
 }

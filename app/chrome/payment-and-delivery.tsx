@@ -6,8 +6,8 @@ import { fetchRuntimeSettings } from "../platform/runtime-settings";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 
-/** Cards and PayPal accounts are described in the page's language; other methods by their brand. */
-const described = { card: "payment.card", paypal: "payment.paypal" } as const;
+/** Cards, bank payments and PayPal accounts are described in the page's language; other methods by their brand. */
+const described = { card: "payment.card", paypal: "payment.paypal", bank: "payment.bank" } as const;
 const brandNames: Readonly<Record<string, string>> = {
   bancontact: "Bancontact",
   eps: "eps-Überweisung",

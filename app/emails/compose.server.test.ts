@@ -97,6 +97,18 @@ describe("the refund e-mail", () => {
     expect(rest.text).not.toContain(line.productName);
   });
 
+  it.each([
+    ["DE", "Vitanor Everyday Recipes (E-Book) – Digitaler Artikel"],
+    ["SE", "Vitanor Everyday Recipes (e-bok)"],
+  ] as const)("names a digital product in the buyer's language (%s)", async (country, name) => {
+    const { order } = await paidOrder(country, "ebook-1");
+    const { text, html } = await refundAndCompose(order.id, { kind: "order" });
+    for (const part of [text, html]) {
+      expect(part).toContain(name);
+      expect(part).not.toContain("Everyday Recipes ebook");
+    }
+  });
+
   it("names the lines and the amount of a whole-order refund in French", async () => {
     const { market, order, line } = await paidOrder("FR", "shape-3", { test: false });
     const { mail, text, html } = await refundAndCompose(order.id, { kind: "order" });

@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import contact from "../../content/contact.json";
 import site from "../../content/site.json";
 import type { Database } from "../db/database.server";
+import { lineNameIn } from "../catalog/catalog.server";
 import { formatDate, formatDateTime } from "../market/date-time";
 import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { formatMoney, formatRate } from "../market/money";
@@ -60,7 +61,7 @@ async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promi
   const t = texts.orderConfirmation;
   const downloads = await issueDownloadLinks(context.db, order, context.downloads ?? defaultLinkLimits);
   const lineRows: MailRow[] = lines.map((line) => ({
-    label: `${line.productName} – ${line.kind === "digital" ? t.digitalItem : format(t.quantity, { units: line.units })}`,
+    label: `${lineNameIn(order.locale, line)} – ${line.kind === "digital" ? t.digitalItem : format(t.quantity, { units: line.units })}`,
     value: money(line.grossMinor),
     notes: [
       format(t.vatRate, { rate: formatRate(line.vatRateBp, market.languageTag) }),
@@ -119,7 +120,7 @@ function downloadSections(links: readonly LineLink[], context: ComposeContext, m
   return [
     ...usable.map(({ line, link }, index) => ({
       ...(index === 0 ? { title: t.downloadsTitle } : {}),
-      link: { href: downloadUrl(context.publicUrl, context.signingKey, link.id), label: format(t.downloadLink, { product: line.productName }) },
+      link: { href: downloadUrl(context.publicUrl, context.signingKey, link.id), label: format(t.downloadLink, { product: lineNameIn(market.locale, line) }) },
     })),
     { paragraphs: [format(t.downloadNote, { date: formatDate(expiresAt, market), downloads: first.link.maxDownloads })] },
   ];
@@ -186,7 +187,7 @@ async function refund(row: OutboxRow, context: ComposeContext): Promise<MailCont
         title: t.linesTitle,
         rows: [
           ...lines.map((line) => ({
-            label: `${line.productName} – ${line.kind === "digital" ? lineTexts.digitalItem : format(lineTexts.quantity, { units: line.units })}`,
+            label: `${lineNameIn(order.locale, line)} – ${line.kind === "digital" ? lineTexts.digitalItem : format(lineTexts.quantity, { units: line.units })}`,
             value: money(line.grossMinor),
           })),
           ...(deliveryMinor > 0 && deliveryMinor === order.deliveryMinor ? [{ label: lineTexts.delivery, value: money(deliveryMinor) }] : []),
@@ -230,8 +231,8 @@ async function reviewInvitation(row: OutboxRow, context: ComposeContext): Promis
     paragraphs: [format(t.intro, { number: order.number })],
     sections: [
       ...open.map(({ invitation, line }) => ({
-        title: line.productName,
-        link: { href: reviewLink(context.publicUrl, order, invitationToken(context.signingKey, invitation.id)), label: format(t.productLink, { product: line.productName }) },
+        title: lineNameIn(order.locale, line),
+        link: { href: reviewLink(context.publicUrl, order, invitationToken(context.signingKey, invitation.id)), label: format(t.productLink, { product: lineNameIn(order.locale, line) }) },
       })),
       { paragraphs: [format(t.linkNote, { date: formatDate(expiresAt, market) }), t.noObligation] },
     ],

@@ -20,9 +20,15 @@ export const quizzesFileSchema = z
       ]),
     ),
     variants: z.record(z.string(), names(1)),
+    /** The product each goal's result text names: shown only when the quiz's offer sells it. */
+    goalProducts: z.record(z.string(), name),
   })
   .strict()
   .superRefine((file, context) => {
+    const goal = file.questions.goal;
+    for (const option of goal && "options" in goal ? goal.options : []) {
+      if (!(option in file.goalProducts)) context.addIssue({ code: "custom", path: ["goalProducts", option], message: "every goal names the product its result recommends" });
+    }
     for (const [variant, questions] of Object.entries(file.variants)) {
       questions.forEach((question, index) => {
         if (!(question in file.questions)) {
@@ -60,7 +66,7 @@ export const funnelTextsSchema = z
       })
       .strict(),
     exitIntent: z.object({ title: text, text, accept: text, decline: text }).strict(),
-    upsell: z.object({ kicker: text, decline: text, sameParcel: text, digitalDelivery: text }).strict(),
+    upsell: z.object({ kicker: text, kickerLast: text, decline: text, sameParcel: text, digitalDelivery: text }).strict(),
     thankYou: z
       .object({ nextStepsTitle: text, nextSteps: texts(2), guaranteeTitle: text, guaranteeText: text })
       .strict(),
@@ -97,6 +103,8 @@ const particulars = z
 
 export const productTextSchema = z
   .object({
+    /** The product's name as buyers of this locale read it, on pages and in e-mails. */
+    name: text,
     tagline: text,
     description: texts(1),
     benefits: texts(2),

@@ -33,6 +33,9 @@ export function crossCheckFunnel(): string[] {
     if (!bundleIds.has(upsell.bundle)) problems.push(`content/funnel/upsells.json: upsells.${route}.bundle: no bundle "${upsell.bundle}"`);
     if (!isRouteName(upsell.next)) problems.push(`content/funnel/upsells.json: upsells.${route}.next: no route named "${upsell.next}"`);
   }
+  for (const [goal, product] of Object.entries(quizzes.goalProducts)) {
+    if (!productIds.has(product)) problems.push(`content/funnel/quizzes.json: goalProducts.${goal}: no product "${product}"`);
+  }
   for (const [route, product] of Object.entries(upsells.productPages)) {
     if (!productIds.has(product)) problems.push(`content/funnel/upsells.json: productPages.${route}: no product "${product}"`);
   }

@@ -25,6 +25,27 @@ export interface OrderContext {
   routeValue: string;
 }
 
+/**
+ * The route whose offer a summary's order-now button leads to, for a `src` (the same table as
+ * `orderTarget`): what the quiz's result may recommend. `summarypop-2` sells in place.
+ */
+export function summaryOfferRoute(routeName: string, src: string): string {
+  switch (routeName) {
+    case "summary":
+    case "summary-2":
+      return summaryTargetBySrc[src] ?? "offer2";
+    case "v1ip-summary-2":
+      return "offerip-2";
+    case "summarypop-2":
+      return "summarypop-2";
+    default:
+      return "offer2";
+  }
+}
+
+/** Every `src` the order-now table names, and "" for any other. */
+export const summarySources: readonly string[] = ["", ...Object.keys(summaryTargetBySrc)];
+
 /** The order-now button's target, query string included (specification §2.3, DESIGN §6). */
 export function orderTarget({ routeName, pathname, search, routeValue }: OrderContext): string {
   const twin = (name: TwinRouteName) => withQuery(routePath(name, routeValue), search);

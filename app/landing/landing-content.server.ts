@@ -30,7 +30,7 @@ export function crossCheckLanding(file: LandingFile = landing, locales: readonly
       return;
     }
     // Prices play no part here: any currency and day tell which products a route sells.
-    const sold = offerForRoute(item.offer, "EUR", new Date()).lines.map((line) => line.productId);
+    const sold = offerForRoute(item.offer, "EUR", new Date(), "en_GB").lines.map((line) => line.productId);
     if (!sold.includes(item.product)) {
       problems.push(`${path}: range.${index}.offer: route "${item.offer}" sells ${[...new Set(sold)].join(", ")}, not "${item.product}"`);
     }

@@ -1,6 +1,6 @@
 import { IntlMessageFormat } from "intl-messageformat";
 import type { RouterContextProvider } from "react-router";
-import { offerForRoute } from "../catalog/catalog.server";
+import { offerForRoute, productNameIn } from "../catalog/catalog.server";
 import { funnelTextsFor, productTextFor, quizzes } from "../funnel/content.server";
 import { formatMoney } from "../market/money";
 import { storefrontStateContext } from "../market/request-context";
@@ -29,7 +29,7 @@ export function loadLandingPage({ context }: LoaderArgs): LandingView {
   const deliveryMinor = standardDeliveryMinor(market);
   const questions = quizzes.variants[landing.quiz]?.length ?? 0;
   // The order button leads to take-2 (specification §2.3): the first product of its offer is the hero.
-  const hero = offerForRoute("take", market.currency, new Date()).lines[0];
+  const hero = offerForRoute("take", market.currency, new Date(), lang).lines[0];
   if (!hero) throw new Error("The offer of take has no bundle");
   return {
     title: texts.title,
@@ -49,7 +49,7 @@ export function loadLandingPage({ context }: LoaderArgs): LandingView {
         const words = productTextFor(lang, id);
         return {
           id,
-          name: product.name,
+          name: productNameIn(lang, id),
           image: product.image,
           route: offer,
           tagline: words.tagline,

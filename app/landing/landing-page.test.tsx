@@ -125,7 +125,7 @@ describe.each(marketsByLocale)("the landing page in %s", (locale, country) => {
   it("shows the product of the offer its button leads to as its largest image, eager and with its size", async () => {
     await openLanding(country, `/${market.routeValue}`);
     const hero = document.querySelector(".landing-hero img") as HTMLImageElement;
-    expect(hero.alt).toBe(offerForRoute("take", market.currency, new Date()).lines[0]?.productName);
+    expect(hero.alt).toBe(offerForRoute("take", market.currency, new Date(), market.locale).lines[0]?.productName);
     expect(hero.getAttribute("loading")).toBe("eager");
     expect(hero.getAttribute("fetchpriority")).toBe("high");
     expect([hero.getAttribute("width"), hero.getAttribute("height")]).toEqual(["480", "480"]);

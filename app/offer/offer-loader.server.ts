@@ -3,6 +3,7 @@ import { funnelTextsFor, productTextFor } from "../funnel/content.server";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { storefrontStateContext } from "../market/request-context";
 import { offerForRoute } from "../catalog/catalog.server";
+import { dispatchRuleFor } from "../orders/commerce-content.server";
 
 interface LoaderArgs {
   request: Request;
@@ -13,10 +14,13 @@ function routeNameOf(request: Request): string {
   return routeEntryForPath(new URL(request.url).pathname)?.name ?? "offer";
 }
 
-/** The offer of the route a request is for, priced in the visitor's market, as of now. */
+/**
+ * The offer of the route a request is for, priced in the visitor's market, as of now, and the
+ * market's dispatch cut-off, which the banner's countdown may count to.
+ */
 export function loadPageOffer({ request, context }: LoaderArgs) {
-  const { market } = context.get(storefrontStateContext);
-  return { offer: offerForRoute(routeNameOf(request), market.currency, new Date()) };
+  const { market, lang } = context.get(storefrontStateContext);
+  return { offer: offerForRoute(routeNameOf(request), market.currency, new Date(), lang), dispatch: dispatchRuleFor(market) };
 }
 
 /**
@@ -25,12 +29,13 @@ export function loadPageOffer({ request, context }: LoaderArgs) {
  */
 export function loadOfferPage(args: LoaderArgs) {
   const { lang } = args.context.get(storefrontStateContext);
-  const { offer } = loadPageOffer(args);
+  const { offer, dispatch } = loadPageOffer(args);
   const routeName = routeNameOf(args.request);
   const texts = funnelTextsFor(lang);
   const mainProduct = offer.lines[0]?.productId ?? "shape";
   return {
     offer,
+    dispatch,
     productId: mainProduct,
     product: productTextFor(lang, mainProduct),
     sections: texts.offerSections,

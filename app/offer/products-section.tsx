@@ -3,9 +3,13 @@ import { StoreImage } from "../image/store-image";
 import { Money, Percent } from "../market/money-text";
 import { useTranslate } from "../market/translate";
 import type { OfferLine, OfferView } from "../catalog/offer-view";
+import { useOfferNow } from "../catalog/page-offer";
+import { formatDate } from "../market/date-time";
+import { useStorefront } from "../market/storefront-context";
 
 function BundleCard({ line }: { line: OfferLine }) {
   const t = useTranslate();
+  const { market } = useStorefront();
   const headingId = `bundle-${line.bundleId}`;
   return (
     <li className={`bundle-card${line.mostPopular ? " bundle-card--popular" : ""}`} data-testid="product-card" aria-labelledby={headingId}>
@@ -24,8 +28,13 @@ function BundleCard({ line }: { line: OfferLine }) {
         <p className="bundle-card__unit">{t.rich("products.unitPrice", { price: <Money minor={line.unitPriceMinor} currency={line.currency} /> })}</p>
       ) : null}
       {line.savings.percent !== null && line.referenceMinor !== null ? (
-        <p className="bundle-card__reference">
+        <p className="bundle-card__reference" data-testid="reference-price">
           {t.rich("products.referencePrice", { price: <Money minor={line.referenceMinor} currency={line.currency} /> })}
+        </p>
+      ) : null}
+      {line.savings.percent !== null && line.offerEndsAt !== null ? (
+        <p className="bundle-card__ends" data-testid="offer-ends">
+          {t("products.offerEnds", { date: formatDate(new Date(line.offerEndsAt - 1), market) })}
         </p>
       ) : null}
       <p className="bundle-card__delivery">{t("products.delivery")}</p>
@@ -35,8 +44,10 @@ function BundleCard({ line }: { line: OfferLine }) {
 }
 
 /** The offer's bundles in display order; the order-now button scrolls here. */
-export function ProductsSection({ offer }: { offer: OfferView }) {
+export function ProductsSection({ offer: priced }: { offer: OfferView }) {
   const t = useTranslate();
+  // Once the reduction ends, the regular prices show, also on a page served from a cache.
+  const offer = useOfferNow(priced);
   return (
     <section id="products" className="products" data-testid="products" aria-labelledby="products-heading" tabIndex={-1}>
       <h2 id="products-heading">{t("products.heading")}</h2>

@@ -5,6 +5,7 @@ import vatFile from "../../content/commerce/vat.json";
 import { vatClasses, type VatClass } from "../catalog/schema";
 import { parseContent } from "../platform/content-file";
 import { currentPrice } from "../catalog/savings";
+import type { DispatchRule } from "../market/dispatch";
 import { markets, type CountryCode, type Market } from "../market/markets";
 import type { PaymentSetup } from "../payments/payment-setup";
 
@@ -31,10 +32,18 @@ export const vatFileSchema = z
   })
   .strict();
 
+const dispatchRule = z
+  .object({
+    cutoff: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a local time written HH:MM"),
+    workingDays: z.array(z.number().int().min(1).max(7)).min(1, "needs at least one working day"),
+    closedDays: z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")),
+  })
+  .strict();
+
 export const deliveryFileSchema = z
   .object({
     source,
-    markets: z.object(Object.fromEntries(marketCodes.map((c) => [c, z.object({ standardMinor: z.number().int().min(0) }).strict()]))).strict(),
+    markets: z.object(Object.fromEntries(marketCodes.map((c) => [c, z.object({ standardMinor: z.number().int().min(0), dispatch: dispatchRule }).strict()]))).strict(),
   })
   .strict();
 
@@ -66,7 +75,7 @@ const vat = parseContent("content/commerce/vat.json", vatFileSchema, vatFile) as
   countries: Record<string, Record<VatClass, RateHistory>>;
 };
 const delivery = parseContent("content/commerce/delivery.json", deliveryFileSchema, deliveryFile) as unknown as {
-  markets: Record<CountryCode, { standardMinor: number }>;
+  markets: Record<CountryCode, { standardMinor: number; dispatch: DispatchRule }>;
 };
 const methods = parseContent("content/commerce/payment-methods.json", methodsFileSchema, methodsFile) as unknown as {
   testGateway: Record<PaymentMethodId, { reusable: boolean }>;
@@ -85,6 +94,11 @@ export function vatRateBp(market: Market, vatClass: VatClass, day: Date): number
   const rate = currentPrice(history, day);
   if (!rate) throw new Error(`No VAT rate for ${vatClass} in ${deliveryCountry(market)} on ${day.toISOString().slice(0, 10)}`);
   return rate.rateBp;
+}
+
+/** The warehouse's cut-off and working days for a market's orders. */
+export function dispatchRuleFor(market: Market): DispatchRule {
+  return delivery.markets[market.country].dispatch;
 }
 
 export function standardDeliveryMinor(market: Market): number {

@@ -12,7 +12,7 @@ export interface Quote {
 }
 
 export function quoteLine(market: Market, bundleId: string, today: Date): PricedLine & { unitPriceMinor: number } {
-  const offered = pricedBundle(bundleId, market.currency, today);
+  const offered = pricedBundle(bundleId, market.currency, today, market.locale);
   return {
     ...priceLine({
       bundleId,

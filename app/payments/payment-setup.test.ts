@@ -4,8 +4,9 @@ import { paymentMarksFor, paymentSetupOf, unknownPaymentSetup } from "./payment-
 describe("paymentMarksFor", () => {
   const testMode = paymentSetupOf(["test"]);
   it.each([
-    ["DE", testMode, ["card"]],
-    ["DE", paymentSetupOf(["test", "paypal"]), ["card", "paypal"]],
+    ["DE", testMode, ["card", "bank"]],
+    ["SE", testMode, ["card", "bank"]],
+    ["DE", paymentSetupOf(["test", "paypal"]), ["card", "bank", "paypal"]],
     ["DE", paymentSetupOf(["stripe"]), ["card", "klarna"]],
     ["DE", paymentSetupOf(["stripe", "paypal"]), ["card", "paypal", "klarna"]],
     ["SE", paymentSetupOf(["stripe", "paypal"]), ["card", "swish", "klarna", "paypal"]],

@@ -21,16 +21,19 @@ export function paymentSetupOf(providerIds: Iterable<string>): PaymentSetup {
 }
 
 type MethodId = keyof typeof methodsFile.methods;
+/** A mark on the pages: a market's method, or the test gateway's bank payment (a generic bank mark). */
+export type PaymentMarkId = MethodId | "bank";
 
 /**
- * The payment marks a market shows: its methods whose provider is configured, in the market's
- * order. The test gateway takes cards (its simulated bank has no brand to show).
+ * The payment marks a market shows: the methods its checkout offers with the configured
+ * providers, in the market's order. Without Stripe the test gateway takes cards and bank payments,
+ * as the checkout does.
  */
-export function paymentMarksFor(country: string, setup: PaymentSetup): MethodId[] {
+export function paymentMarksFor(country: string, setup: PaymentSetup): PaymentMarkId[] {
   const offered = (methodsFile.markets as Record<string, readonly MethodId[]>)[country] ?? [];
-  return offered.filter((id) => {
-    const provider = methodsFile.methods[id].provider;
-    if (provider === "paypal") return setup.paypal;
-    return setup.stripe || (id === "card" && setup.testGateway);
+  return offered.flatMap((id): PaymentMarkId[] => {
+    if (methodsFile.methods[id].provider === "paypal") return setup.paypal ? [id] : [];
+    if (setup.stripe) return [id];
+    return id === "card" && setup.testGateway ? ["card", "bank"] : [];
   });
 }

@@ -1,3 +1,4 @@
+import { lineNameIn } from "../catalog/catalog.server";
 import { data } from "react-router";
 import site from "../../content/site.json";
 import { readFormBody } from "../forms/form-body.server";
@@ -57,13 +58,14 @@ export async function loadReviewPage(request: Request, market: Market, { db, sig
   if (state.kind !== "open") return data<ReviewPage>(closedPage(state.kind, market), { status: state.kind === "invalid" ? 404 : 410, headers: noStore });
   const { order, line } = state.invitation;
   const texts = reviewTextsFor(market.locale).form;
-  const values = { product: line.productName, brand: site.brand, name: displayNameOf(order.givenName, order.familyName) };
+  const productName = lineNameIn(market.locale, line);
+  const values = { product: productName, brand: site.brand, name: displayNameOf(order.givenName, order.familyName) };
   const format = (message: string) => formatReviewText(message, market.languageTag, values);
   return data<ReviewPage>(
     {
       kind: "open",
       token,
-      product: { name: line.productName, image: imageOf(line.productId) },
+      product: { name: productName, image: imageOf(line.productId) },
       form: { ...texts, title: format(texts.title), intro: format(texts.intro), publishedAs: format(texts.publishedAs) },
     },
     { headers: noStore },

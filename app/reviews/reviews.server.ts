@@ -1,3 +1,4 @@
+import { lineNameIn } from "../catalog/catalog.server";
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "../db/database.server";
@@ -69,7 +70,7 @@ export async function submitReview(db: Database, signingKey: string, token: stri
       test: order.test,
     });
     await tx.update(reviewInvitations).set({ usedAt: now }).where(eq(reviewInvitations.id, invitation.id));
-    return { kind: "stored", reviewId, productName: line.productName };
+    return { kind: "stored", reviewId, productName: lineNameIn(order.locale, line) };
   });
 }
 

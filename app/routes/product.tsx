@@ -9,6 +9,7 @@ import { routeEntryForPath } from "../funnel/route-for-path";
 import { StoreImage } from "../image/store-image";
 import { Money } from "../market/money-text";
 import { storefrontStateContext } from "../market/request-context";
+import { dispatchRuleFor } from "../orders/commerce-content.server";
 import { useTranslate } from "../market/translate";
 import { DocumentMeta } from "../market/document-meta";
 import { deferredComponent } from "../platform/deferred-component";
@@ -25,11 +26,12 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const productId = upsells.productPages[plain] ?? "fibergum";
   const today = new Date();
   // A product with bundles shows them; a single product (the audio programme) one buy button.
-  const offer = offerIdForRoute(entry?.name ?? plain) === productId ? offerForRoute(entry?.name ?? plain, market.currency, today) : null;
+  const offer = offerIdForRoute(entry?.name ?? plain) === productId ? offerForRoute(entry?.name ?? plain, market.currency, today, lang) : null;
   return {
     productId,
     offer,
-    single: offer ? null : pricedBundle(`${productId}-1`, market.currency, today),
+    dispatch: dispatchRuleFor(market),
+    single: offer ? null : pricedBundle(`${productId}-1`, market.currency, today, lang),
     product: productTextFor(lang, productId),
     sections: funnelTextsFor(lang).offerSections,
   };

@@ -1,29 +1,55 @@
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/summary";
+import { offerForRoute } from "../catalog/catalog.server";
 import { loadPageOffer } from "../offer/offer-loader.server";
 import { ProductsSection } from "../offer/products-section";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
 import { useCarriedSearch } from "../funnel/carried-search";
-import { funnelTextsFor } from "../funnel/content.server";
-import { SummaryResult } from "../funnel/quiz/summary-result";
+import { funnelTextsFor, productTextFor, quizzes } from "../funnel/content.server";
+import { summaryOfferRoute, summarySources } from "../funnel/order-target";
+import { routeEntryForPath } from "../funnel/route-for-path";
+import { SummaryResult, type OfferedProduct } from "../funnel/quiz/summary-result";
 import { storefrontStateContext } from "../market/request-context";
 
+/**
+ * The product each `src` leads to (the order-now button's target offer), so that the result
+ * recommends only what the next page sells (docs/decisions/0033-quiz-recommends-what-its-offer-sells.md).
+ */
+function offeredProducts(routeName: string, currency: Parameters<typeof offerForRoute>[1], lang: string) {
+  const products: Record<string, OfferedProduct> = {};
+  const bySrc: Record<string, string> = {};
+  for (const src of summarySources) {
+    const line = offerForRoute(summaryOfferRoute(routeName, src), currency, new Date(), lang).lines[0];
+    if (!line) continue;
+    bySrc[src] = line.productId;
+    products[line.productId] ??= { name: line.productName, tagline: productTextFor(lang, line.productId).tagline };
+  }
+  return { products, bySrc };
+}
+
 export function loader(args: Route.LoaderArgs) {
-  const texts = funnelTextsFor(args.context.get(storefrontStateContext).lang);
+  const { lang, market } = args.context.get(storefrontStateContext);
+  const texts = funnelTextsFor(lang);
+  const pathname = new URL(args.request.url).pathname;
+  const routeName = routeEntryForPath(pathname)?.name ?? "summary";
   // Only summarypop shows the bundles in place; the other summaries lead to an offer page.
-  const isPop = new URL(args.request.url).pathname.toLowerCase().startsWith("/summarypop");
-  return { texts: { results: texts.results, tips: texts.tips }, offer: isPop ? loadPageOffer(args).offer : null };
+  const isPop = pathname.toLowerCase().startsWith("/summarypop");
+  return {
+    texts: { results: texts.results, tips: texts.tips },
+    offered: { ...offeredProducts(routeName, market.currency, lang), goalProducts: quizzes.goalProducts },
+    offer: isPop ? loadPageOffer(args).offer : null,
+  };
 }
 
 /** summary, summarypop and v1ip-summary; on summarypop `step=bundle` shows the bundles in place. */
 export default function SummaryPage() {
-  const { texts, offer } = useLoaderData<typeof loader>();
+  const { texts, offered, offer } = useLoaderData<typeof loader>();
   const step = new URLSearchParams(useCarriedSearch()).get("step");
   return (
     <>
       <PageIntro messagePrefix="pages.summary">
-        <SummaryResult texts={texts} />
+        <SummaryResult texts={texts} offered={offered} />
         <OrderNowButton />
       </PageIntro>
       {offer && step === "bundle" ? <ProductsSection offer={offer} /> : null}

@@ -35,14 +35,17 @@ export function headers({ loaderHeaders, parentHeaders }: Route.HeadersArgs): He
   return headers;
 }
 
-/** What happens next for this order: the parcel only with goods, downloads only with digital items. */
-function nextSteps(order: Pick<OrderView, "paid" | "lines">, texts: Pick<CommerceTexts["order"], "nextStepsPaid" | "nextStepsPending">): string[] {
+/**
+ * What happens next for this order: the parcel only with goods, downloads only with digital items,
+ * pointing to the page's own downloads section only when it shows links.
+ */
+function nextSteps(order: Pick<OrderView, "paid" | "lines">, texts: Pick<CommerceTexts["order"], "nextStepsPaid" | "nextStepsPending">, linksShown: boolean): string[] {
   if (!order.paid) return texts.nextStepsPending;
   const steps = texts.nextStepsPaid;
   return [
     steps.confirmation,
     ...(order.lines.some((line) => line.kind !== "digital") ? [steps.parcel] : []),
-    ...(order.lines.some((line) => line.kind === "digital") ? [steps.digital] : []),
+    ...(order.lines.some((line) => line.kind === "digital") ? [linksShown ? steps.digital : steps.digitalByEmail] : []),
   ];
 }
 
@@ -95,7 +98,7 @@ export default function ThankYouPage() {
             <h2 id="next-steps-title">{orderTexts.nextStepsTitle}</h2>
             {order.paid ? null : <p className="order-status">{orderTexts.paymentPending}</p>}
             <ol>
-              {nextSteps(order, orderTexts).map((step) => (
+              {nextSteps(order, orderTexts, Boolean(downloads && downloads.links.length > 0)).map((step) => (
                 <li key={step}>{step}</li>
               ))}
             </ol>

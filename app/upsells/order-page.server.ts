@@ -1,3 +1,4 @@
+import { lineNameIn } from "../catalog/catalog.server";
 import { and, eq } from "drizzle-orm";
 import { payments } from "../db/schema";
 import type { Queryable } from "../db/database.server";
@@ -77,7 +78,7 @@ export async function orderView(order: Order | undefined, options: { endsFunnel:
     paid: order.paidAt !== null,
     test: order.test,
     currency: order.currency,
-    lines: lines.map(({ bundleId, productName, kind, units, grossMinor }) => ({ bundleId, productName, kind, units, grossMinor })),
+    lines: lines.map((line) => ({ bundleId: line.bundleId, productName: lineNameIn(order.locale, line), kind: line.kind, units: line.units, grossMinor: line.grossMinor })),
     deliveryMinor: order.deliveryMinor,
     vatMinor: order.vatMinor,
     totalMinor: order.totalMinor,

@@ -1,3 +1,4 @@
+import { lineNameIn } from "../catalog/catalog.server";
 import { formatMessage } from "../mail/mail-texts.server";
 import { formatDate } from "../market/date-time";
 import { marketForCountryCode, markets, type Market } from "../market/markets";
@@ -18,7 +19,7 @@ export async function ownDownloads(order: Order, texts: { downloadLink: string; 
   const expiresAt = usable.reduce((earliest, { link }) => (link.expiresAt < earliest ? link.expiresAt : earliest), first.link.expiresAt);
   return {
     // Relative: the page is on the store's own origin, whatever PUBLIC_URL says.
-    links: usable.map(({ line, link }) => ({ href: new URL(downloadUrl(settings.publicUrl, signingKey, link.id)).pathname, label: formatMessage(texts.downloadLink, market.languageTag, { product: line.productName }) })),
+    links: usable.map(({ line, link }) => ({ href: new URL(downloadUrl(settings.publicUrl, signingKey, link.id)).pathname, label: formatMessage(texts.downloadLink, market.languageTag, { product: lineNameIn(order.locale, line) }) })),
     note: formatMessage(texts.downloadNote, market.languageTag, { date: formatDate(expiresAt, market), downloads: first.link.maxDownloads }),
   };
 }

@@ -89,12 +89,16 @@ export interface UpsellBuyer {
 export async function loadUpsell({ request, context }: RouteArgs) {
   const { market, lang } = context.get(storefrontStateContext);
   const { step, bundleId, next } = upsellOfPath(new URL(request.url).pathname);
-  const line = pricedBundle(bundleId, market.currency, new Date());
+  const line = pricedBundle(bundleId, market.currency, new Date(), lang);
+  const { kicker, kickerLast, ...upsellTexts } = funnelTextsFor(lang).upsell;
+  // "One more thing before you go" opens the first upsell; one reached from another upsell that
+  // ends the funnel says it is the last suggestion instead of repeating it.
+  const followsAnother = Object.values(upsells.upsells).some((upsell) => upsell.next === step);
   const page = {
     line,
     next,
     product: productTextFor(lang, line.productId),
-    texts: funnelTextsFor(lang).upsell,
+    texts: { ...upsellTexts, kicker: followsAnother && next === "thankyou" ? kickerLast : kicker },
     digital: line.kind === "digital",
   };
   const order = await cookieOrder(request);
@@ -149,7 +153,7 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   if (state === "closed") return closed();
 
   const digitalConsent = form.get("digitalConsent") === "yes";
-  if (pricedBundle(bundleId, market.currency, new Date()).kind === "digital" && !digitalConsent) {
+  if (pricedBundle(bundleId, market.currency, new Date(), lang).kind === "digital" && !digitalConsent) {
     return data<UpsellActionData>({ message: texts.checkout.errors.digitalConsent, consentMissing: true }, { status: 400 });
   }
   const paid = await checkoutPayment(order.id);

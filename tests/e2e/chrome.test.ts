@@ -88,19 +88,25 @@ describe("footer", () => {
 });
 
 describe("top banner and order-now button", () => {
-  it("shows the second bundle's savings percent and ticking timers", async () => {
+  it("shows the second bundle's savings percent and a ticking timer", async () => {
+    // A working day before the dispatch cut-off in London, so that a timer runs.
+    await session.page.clock.install({ time: new Date("2026-11-27T10:00:00Z") });
     await openHydrated(session.page, `${baseUrl}/offer/gb`);
     const percent = await session.page.getByTestId("top-banner").getByTestId("savings-percent").textContent();
     const secondCardBadge = await session.page.getByTestId("product-card").nth(1).locator(".bundle-card__badge").textContent();
     expect(secondCardBadge).toContain(percent);
     const before = await session.page.getByTestId("countdown").first().locator("time").textContent();
+    await session.page.clock.runFor(2_000);
     await expect.poll(() => session.page.getByTestId("countdown").first().locator("time").textContent(), { timeout: 3000 }).not.toBe(before);
   });
 
-  it("keeps the deadline over a reload", async () => {
+  it("counts to the same deadline whatever the visitor's storage holds", async () => {
+    await session.page.clock.install({ time: new Date("2026-11-27T12:58:30Z") });
     await openHydrated(session.page, `${baseUrl}/offer/fr`);
-    await session.page.evaluate((key) => localStorage.setItem(key, String(Date.now() + 90_000)), "vitanor:offer-deadline:shape");
+    // A deadline stored by an earlier version of the page (a per-visitor window) changes nothing.
+    await session.page.evaluate((key) => localStorage.setItem(key, String(Date.now() + 90 * 60_000)), "vitanor:offer-deadline:shape");
     await openHydrated(session.page, `${baseUrl}/offer/fr`);
+    // 14:00 in Paris is 13:00 UTC: about 01:30 left.
     await expect.poll(() => session.page.getByTestId("countdown").first().locator("time").textContent()).toMatch(/^01:(2\d|30)$/);
   });
 

@@ -96,11 +96,14 @@ describe("bundle cards side by side on a wide screen", () => {
 });
 
 describe("the footer's payment logos", () => {
-  // This store runs in test mode with the test gateway alone: cards, and no brand it cannot take.
+  // This store runs in test mode with the test gateway alone: cards and bank payments, as its
+  // checkout offers, and no brand it cannot take.
   it.each(["/offer/se", "/offer/be", "/offer/ch-fr", "/de"])("on %s show only what the test gateway takes", async (path) => {
     await openHydrated(session.page, baseUrl + path);
     const marks = session.page.getByTestId(path === "/de" ? "landing-payment-methods" : "payment-methods").locator("img");
-    await expect.poll(() => marks.count()).toBe(1);
-    expect(await marks.first().getAttribute("src")).toContain("card");
+    await expect.poll(() => marks.count()).toBe(2);
+    const sources = await marks.evaluateAll((images) => images.map((image) => image.getAttribute("src") ?? ""));
+    expect(sources[0]).toContain("card");
+    expect(sources[1]).toContain("bank");
   });
 });
