@@ -206,6 +206,28 @@ describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
     expect((await refundMails(orderId)).map((mail) => mail.payload.amountMinor)).toEqual(mails);
   });
 
+  it("tells the buyer of a refund the provider took as pending only when the provider's refund event says it completed", async () => {
+    const ref = `pi_${randomUUID()}`;
+    const orderId = await orderPayingWith(ref);
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.succeeded", providerRef: ref, reusableMethodRef: null } });
+    const refundRef = `PPREFUND${randomUUID()}`;
+    const pendingAtProvider: PaymentProvider = { ...provider, refund: () => Promise.resolve({ status: "pending", refundRef }) };
+    const result = await refundOrder(database.db, new Map([["fake", pendingAtProvider]]), { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: randomUUID() });
+    expect(result.kind).toBe("incomplete");
+    expect(await refundMails(orderId)).toEqual([]);
+    expect((await orderById(database.db, orderId))?.status).toBe("paid");
+
+    // PayPal: PAYMENT.CAPTURE.REFUNDED of that refund, first while it is still pending, then completed (twice).
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.refunded", providerRef: ref, amountRefundedMinor: 8970, refund: { refundRef, status: "pending" } } });
+    expect(await refundMails(orderId)).toEqual([]);
+    const completed = (eventId: string): VerifiedWebhook => ({ eventId, event: { type: "payment.refunded", providerRef: ref, amountRefundedMinor: 8970, refund: { refundRef, status: "succeeded" } } });
+    expect(await Promise.all([send(database.db, completed(`evt_${randomUUID()}`)), send(database.db, completed(`evt_${randomUUID()}`))])).toEqual([200, 200]);
+    expect((await orderById(database.db, orderId))?.status).toBe("refunded");
+    expect((await refundMails(orderId)).map((mail) => mail.payload.amountMinor)).toEqual([8970]);
+    const rows = await database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
+    expect(rows.map((row) => [row.status, row.amountMinor])).toEqual([["succeeded", 8970]]);
+  });
+
   it("acknowledges events it does not act on, and events about payments it never made", async () => {
     expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "ignored", providerType: "customer.created" } })).toBe(200);
     expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.disputed", providerRef: "pi_unknown" } })).toBe(200);

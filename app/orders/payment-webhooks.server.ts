@@ -65,6 +65,8 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
       await applyPaymentOutcome(db, payment.id, { status: "declined", providerRef: event.providerRef, code: event.code });
       return;
     case "payment.refunded":
+      // The refund it names, when it is one of ours that was pending, ends first (and its buyer is told).
+      if (event.refund && event.refund.status !== "pending") await settleProviderRefund(db, event.refund.refundRef, event.refund.status);
       await takeProviderRefundTotal(db, payment.id, event.amountRefundedMinor);
       return;
     case "refund.settled":

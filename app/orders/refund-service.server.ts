@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, like, lte } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
 import { orderLines, orders, outbox, payments, refunds, type OrderStatus } from "../db/schema";
 import { enqueueMail } from "../mail/outbox.server";
@@ -236,10 +236,10 @@ async function settleOrder(db: Database, orderId: string, newlyDone: readonly Re
  * and the order's status with it. A failed refund leaves the order as it was, shown as failed in
  * the back office; nothing was given back, so the buyer is not told of a refund.
  */
-export async function settleProviderRefund(db: Database, refundRef: string, status: "succeeded" | "failed"): Promise<void> {
+export async function settleProviderRefund(db: Database, refundRef: string, status: "succeeded" | "failed", failureReason = "the provider could not give the money back"): Promise<void> {
   const [row] = await db
     .update(refunds)
-    .set(status === "succeeded" ? { status } : { status, failureReason: "the provider could not give the money back" })
+    .set(status === "succeeded" ? { status } : { status, failureReason })
     .where(and(eq(refunds.providerRef, refundRef), eq(refunds.status, "pending")))
     .returning();
   // Applied before, or a refund made in the provider's dashboard (its total arrives as payment.refunded).
@@ -248,7 +248,33 @@ export async function settleProviderRefund(db: Database, refundRef: string, stat
     await settleOrder(db, row.orderId, [row], row.reason);
     return;
   }
-  await recordEvent(db, row.orderId, "refund_failed", { refund: row.id, amount: row.amountMinor });
+  await recordEvent(db, row.orderId, "refund_failed", { refund: row.id, amount: row.amountMinor, reason: failureReason });
+}
+
+/**
+ * Asks the providers about the refunds they took as pending and that are older than `olderThanMs`:
+ * PayPal sends PAYMENT.CAPTURE.REFUNDED when a pending refund completes, but no event when it fails,
+ * so only asking finds a failed one. Each answer is applied as its event would be, once.
+ */
+export async function pollPendingRefunds(db: Database, providers: ReadonlyMap<string, PaymentProvider>, options: { olderThanMs: number; limit?: number }): Promise<void> {
+  const waiting = await db
+    .select({ providerRef: refunds.providerRef, provider: payments.provider })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(and(eq(refunds.status, "pending"), isNotNull(refunds.providerRef), lte(refunds.createdAt, new Date(Date.now() - options.olderThanMs))))
+    .orderBy(asc(refunds.createdAt))
+    .limit(options.limit ?? 50);
+  for (const { providerRef, provider: providerId } of waiting) {
+    const provider = providers.get(providerId);
+    if (!providerRef || !provider?.retrieveRefund) continue;
+    try {
+      const outcome = await provider.retrieveRefund(providerRef);
+      if (outcome.status === "succeeded") await settleProviderRefund(db, providerRef, "succeeded");
+      if (outcome.status === "failed") await settleProviderRefund(db, providerRef, "failed", outcome.reason);
+    } catch (error) {
+      console.error(`Refund ${providerRef} could not be asked of ${providerId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
 }
 
 export async function refundOrder(

@@ -124,6 +124,9 @@ async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown
   }
 }
 
+/** A refund's `status` (Payments v2 `refund_status`) in our words. */
+const refundStatuses: Readonly<Record<string, "pending" | "succeeded" | "failed">> = { PENDING: "pending", COMPLETED: "succeeded", FAILED: "failed", CANCELLED: "failed" };
+
 async function refundedEvent(api: PayPalApi, refund: unknown, ignored: PaymentEvent): Promise<PaymentEvent> {
   const orderId = textAt(refund, "supplementary_data", "related_ids", "order_id") ?? (await orderIdOfRefund(api, refund));
   // All refunds of the capture so far when PayPal says so, else this refund's amount.
@@ -132,7 +135,9 @@ async function refundedEvent(api: PayPalApi, refund: unknown, ignored: PaymentEv
   const currency = textAt(amount, "currency_code");
   const amountMinor = value && currency ? minorOrUndefined(value, currency) : undefined;
   if (!orderId || amountMinor === undefined) return ignored;
-  return { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: amountMinor };
+  const refundId = textAt(refund, "id");
+  const status = refundStatuses[textAt(refund, "status") ?? ""];
+  return { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: amountMinor, ...(refundId && status ? { refund: { refundRef: refundId, status } } : {}) };
 }
 
 /** A currency we do not sell in cannot be one of our payments: acknowledged, not retried forever. */
