@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { orderEvents, outbox, payments, refunds, webhookEvents } from "../db/schema";
+import { disputes, orderEvents, outbox, payments, refunds, webhookEvents } from "../db/schema";
 import { WebhookRejected, type PaymentProvider, type VerifiedWebhook } from "../payments/provider";
 import type { Database } from "../db/database.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
@@ -228,9 +228,26 @@ describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
     expect(rows.map((row) => [row.status, row.amountMinor])).toEqual([["succeeded", 8970]]);
   });
 
+  it("records a dispute on the order when the provider opens it, and its outcome when the provider closes it", async () => {
+    const ref = `pi_${randomUUID()}`;
+    const orderId = await orderPayingWith(ref);
+    await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.succeeded", providerRef: ref, reusableMethodRef: null } });
+    const disputeRef = `dp_${randomUUID()}`;
+    const opened: VerifiedWebhook = { eventId: `evt_${randomUUID()}`, event: { type: "payment.disputed", providerRef: ref, disputeRef } };
+    expect(await Promise.all([send(database.db, opened), send(database.db, { ...opened, eventId: `evt_${randomUUID()}` })])).toEqual([200, 200]);
+    const rows = () => database.db.select().from(disputes).where(eq(disputes.orderId, orderId));
+    expect((await rows()).map((row) => [row.providerRef, row.status, row.outcome])).toEqual([[disputeRef, "open", null]]);
+    expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.dispute_closed", providerRef: ref, disputeRef, outcome: "lost" } })).toBe(200);
+    expect((await rows()).map((row) => [row.status, row.outcome])).toEqual([["closed", "lost"]]);
+    const events = await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId));
+    expect(events.map((event) => event.type).filter((type) => type.startsWith("dispute"))).toEqual(["dispute_opened", "dispute_closed"]);
+    // The order's status is the provider's money movements' to change, not the dispute's.
+    expect((await orderById(database.db, orderId))?.status).toBe("paid");
+  });
+
   it("acknowledges events it does not act on, and events about payments it never made", async () => {
     expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "ignored", providerType: "customer.created" } })).toBe(200);
-    expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.disputed", providerRef: "pi_unknown" } })).toBe(200);
+    expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.disputed", providerRef: "pi_unknown", disputeRef: "dp_unknown" } })).toBe(200);
   });
 
   it("answers 404 for a provider without webhooks", async () => {

@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { payments, webhookEvents } from "../db/schema";
-import { recordEvent, type Payment } from "./order-records.server";
+import type { Payment } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
+import { closeDispute, openDispute } from "./disputes.server";
 import { settleProviderRefund, takeProviderRefundTotal } from "./refund-service.server";
 import { WebhookRejected, type PaymentEvent, type PaymentProvider } from "../payments/provider";
 
@@ -73,7 +74,10 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
       await settleProviderRefund(db, event.refundRef, event.status);
       return;
     case "payment.disputed":
-      await recordEvent(db, payment.orderId, "payment_disputed", { payment: payment.id });
+      await openDispute(db, payment.id, event.disputeRef);
+      return;
+    case "payment.dispute_closed":
+      await closeDispute(db, payment.id, event.disputeRef, event.outcome);
       return;
     case "payment.awaiting_store":
       // Asking the provider is what the buyer's return would have done (PayPal captures then).

@@ -73,7 +73,10 @@ export type PaymentEvent =
       /** The one refund the event is about, when the provider names it (PayPal), and where it stands. */
       refund?: { refundRef: string; status: "pending" | "succeeded" | "failed" };
     }
-  | { type: "payment.disputed"; providerRef: string }
+  /** The buyer's bank (Stripe) or the buyer at PayPal disputes the payment: the order is held out of fulfilment. */
+  | { type: "payment.disputed"; providerRef: string; disputeRef: string }
+  /** The dispute has ended; `outcome` is the provider's word for how (Stripe `won`, `lost`; PayPal's outcome code). */
+  | { type: "payment.dispute_closed"; providerRef: string; disputeRef: string; outcome: string }
   /** A refund that was pending at the provider has ended: the money went back, or it did not. */
   | { type: "refund.settled"; providerRef: string; refundRef: string; status: "succeeded" | "failed" }
   /** The provider waits for us (PayPal: the buyer approved but never came back): ask it and act on the answer. */

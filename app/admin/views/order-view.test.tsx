@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { refunds } from "../../db/schema";
-import { applyPaymentOutcome } from "../../orders/order-service.server";
+import { closeDispute, openDispute } from "../../orders/disputes.server";
+import { applyPaymentOutcome, endFunnel } from "../../orders/order-service.server";
 import { useTestDatabase } from "../../test-support/databases";
 import { placeTestOrder } from "../../test-support/orders";
 import { orderDetail } from "../order-queries.server";
@@ -44,6 +45,23 @@ describe("an order's back-office page", () => {
     expect(html).toContain('data-testid="refund-failed"');
     expect(html).toContain("PayPal refund 1AB is FAILED");
     expect(html).toContain('data-testid="admin-refund"');
+  });
+
+  it("shows an open dispute and no fulfilment button until the dispute is closed, then its outcome", async () => {
+    const { number, paymentId } = await paidOrder();
+    await endFunnel(database.db, (await orderDetail(database.db, number))?.order.id ?? "");
+    expect(await page(number)).toContain("Mark fulfilled with the parcel");
+    await openDispute(database.db, paymentId, "dp_123");
+    const held = await page(number);
+    expect(held).toContain('data-dispute-status="open"');
+    expect(held).toContain("dp_123");
+    expect(held).not.toContain("Mark fulfilled with the parcel");
+    await closeDispute(database.db, paymentId, "dp_123", "won");
+    const closed = await page(number);
+    expect(closed).not.toContain('data-dispute-status="open"');
+    expect(closed).toContain('data-dispute-status="closed"');
+    expect(closed).toContain("won");
+    expect(closed).toContain("Mark fulfilled with the parcel");
   });
 
   it("shows a refund waiting at the provider as pending, not as given back", async () => {

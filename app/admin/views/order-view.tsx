@@ -54,18 +54,32 @@ export function OrderView({
   notice?: Notice | null;
   downloads?: readonly LineLink[];
 }) {
-  const { order, lines, payments, refunds, timeline, mails, refundedLineIds, paidMinor, refundedMinor } = detail;
+  const { order, lines, payments, refunds, disputes, timeline, mails, refundedLineIds, paidMinor, refundedMinor } = detail;
   const money = (minor: number) => formatMinor(minor, order.currency);
   // Refunds the provider took but has not paid out yet are not given back, and not refundable again either.
   const pendingMinor = refunds.filter((refund) => refund.status === "pending").reduce((sum, refund) => sum + refund.amountMinor, 0);
   const restMinor = paidMinor - refundedMinor - pendingMinor;
   const refundable = restMinor > 0 && ["paid", "fulfilled", "partially_refunded", "withdrawn"].includes(order.status);
-  const canFulfil = !order.fulfilledAt && order.funnelEndedAt && ["paid", "partially_refunded"].includes(order.status) && lines.some((line) => line.kind === "supplement");
+  const openDisputes = disputes.filter((dispute) => dispute.status === "open");
+  const canFulfil = openDisputes.length === 0 && !order.fulfilledAt && order.funnelEndedAt && ["paid", "partially_refunded"].includes(order.status) && lines.some((line) => line.kind === "supplement");
   return (
     <Frame operator={operator} section="orders" title={`Order ${order.number}`} notice={notice}>
       <p>
         <a href="/admin/orders">← All orders</a>
       </p>
+      {openDisputes.map((dispute) => (
+        <p key={dispute.id} className="notice error" role="alert" data-testid="order-dispute" data-dispute-status="open">
+          The customer disputes a payment of this order ({dispute.provider} dispute {dispute.providerRef}, opened {formatTime(dispute.createdAt)}): it is held out of
+          fulfilment until the dispute is closed. Answer it in the provider&apos;s dashboard.
+        </p>
+      ))}
+      {disputes
+        .filter((dispute) => dispute.status === "closed")
+        .map((dispute) => (
+          <p key={dispute.id} className="notice" data-testid="order-dispute" data-dispute-status="closed">
+            A dispute of a payment of this order ({dispute.provider} dispute {dispute.providerRef}) was closed {formatTime(dispute.closedAt)}: {dispute.outcome ?? "no outcome given"}.
+          </p>
+        ))}
       <div className="grid">
         <section className="panel" aria-labelledby="facts">
           <h2 id="facts">Order</h2>

@@ -600,7 +600,12 @@ describe("verifyWebhook", () => {
         { ...refundWithoutLinks, supplementary_data: { related_ids: { capture_id: captureId } } },
         { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 3000, refund: { refundRef: second.refundRef, status: "succeeded" } },
       ],
-      ["CUSTOMER.DISPUTE.CREATED", { dispute_id: "PP-D-1", disputed_transactions: [{ seller_transaction_id: captureId }] }, { type: "payment.disputed", providerRef: orderId }],
+      ["CUSTOMER.DISPUTE.CREATED", { dispute_id: "PP-D-1", disputed_transactions: [{ seller_transaction_id: captureId }] }, { type: "payment.disputed", providerRef: orderId, disputeRef: "PP-D-1" }],
+      [
+        "CUSTOMER.DISPUTE.RESOLVED",
+        { dispute_id: "PP-D-1", status: "RESOLVED", disputed_transactions: [{ seller_transaction_id: captureId }], dispute_outcome: { outcome_code: "RESOLVED_SELLER_FAVOUR" } },
+        { type: "payment.dispute_closed", providerRef: orderId, disputeRef: "PP-D-1", outcome: "RESOLVED_SELLER_FAVOUR" },
+      ],
       ["CUSTOMER.DISPUTE.CREATED", { dispute_id: "PP-D-2", disputed_transactions: [{ seller_transaction_id: "UNKNOWNCAPTURE" }] }, { type: "ignored", providerType: "CUSTOMER.DISPUTE.CREATED" }],
       ["VAULT.PAYMENT-TOKEN.CREATED", { id: "abc" }, { type: "ignored", providerType: "VAULT.PAYMENT-TOKEN.CREATED" }],
     ];
@@ -608,6 +613,15 @@ describe("verifyWebhook", () => {
       const id = `WH-${randomUUID()}`;
       expect(await provider.verifyWebhook(signedHeaders(), event(eventType, resource, id)), eventType).toEqual({ eventId: id, event: expected });
     }
+  });
+
+  it("a dispute PayPal opens and resolves is told as CUSTOMER.DISPUTE.CREATED, then CUSTOMER.DISPUTE.RESOLVED with its outcome", async () => {
+    const provider = paypal();
+    const { orderId } = await paidOrder(provider);
+    const created = await provider.verifyWebhook(signedHeaders(), fake.webhookEvent("CUSTOMER.DISPUTE.CREATED", orderId));
+    expect(created.event).toEqual({ type: "payment.disputed", providerRef: orderId, disputeRef: expect.stringMatching(/^PP-D-/) as string });
+    const resolved = await provider.verifyWebhook(signedHeaders(), fake.webhookEvent("CUSTOMER.DISPUTE.RESOLVED", orderId));
+    expect(resolved.event).toEqual({ type: "payment.dispute_closed", providerRef: orderId, disputeRef: created.event.type === "payment.disputed" ? created.event.disputeRef : "", outcome: "RESOLVED_SELLER_FAVOUR" });
   });
 
   it("a pending refund that completes is told as PAYMENT.CAPTURE.REFUNDED of that refund", async () => {

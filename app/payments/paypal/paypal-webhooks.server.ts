@@ -74,6 +74,7 @@ export const payPalWebhookEventTypes = [
   "PAYMENT.CAPTURE.REFUNDED",
   "PAYMENT.CAPTURE.REVERSED",
   "CUSTOMER.DISPUTE.CREATED",
+  "CUSTOMER.DISPUTE.RESOLVED",
 ] as const;
 
 async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown): Promise<PaymentEvent> {
@@ -114,10 +115,16 @@ async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown
       const orderId = textAt(resource, "order_id") ?? textAt(resource, "id");
       return orderId ? { type: "payment.failed", providerRef: orderId, code: "card_declined" } : ignored;
     }
-    case "CUSTOMER.DISPUTE.CREATED": {
+    // A dispute names the capture it is about as the seller's transaction
+    // (https://developer.paypal.com/docs/api/customer-disputes/v1/); resolved, it carries its outcome.
+    case "CUSTOMER.DISPUTE.CREATED":
+    case "CUSTOMER.DISPUTE.RESOLVED": {
+      const disputeRef = textAt(resource, "dispute_id");
       const captureId = textAt(resource, "disputed_transactions", 0, "seller_transaction_id");
-      const orderId = captureId ? await orderIdOfCaptureId(api, captureId) : undefined;
-      return orderId ? { type: "payment.disputed", providerRef: orderId } : ignored;
+      const orderId = captureId && disputeRef ? await orderIdOfCaptureId(api, captureId) : undefined;
+      if (!orderId || !disputeRef) return ignored;
+      if (eventType === "CUSTOMER.DISPUTE.CREATED") return { type: "payment.disputed", providerRef: orderId, disputeRef };
+      return { type: "payment.dispute_closed", providerRef: orderId, disputeRef, outcome: textAt(resource, "dispute_outcome", "outcome_code") ?? "RESOLVED" };
     }
     default:
       return ignored;

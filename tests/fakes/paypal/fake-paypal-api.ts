@@ -73,6 +73,8 @@ export type FakeEventType =
   | "PAYMENT.CAPTURE.DENIED"
   | "PAYMENT.CAPTURE.REVERSED"
   | "PAYMENT.CAPTURE.REFUNDED"
+  | "CUSTOMER.DISPUTE.CREATED"
+  | "CUSTOMER.DISPUTE.RESOLVED"
   | "CHECKOUT.ORDER.APPROVED"
   | "CHECKOUT.PAYMENT-APPROVAL.REVERSED";
 /** How an order paid from a kept account ends; PAYER_ACTION_REQUIRED sends the buyer to PayPal after all. */
@@ -442,6 +444,8 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   const exchanges: RecordedExchange[] = [];
   const webhooks = (options.webhooks ?? []).map((webhook, index) => ({ ...webhook, id: webhook.id ?? (index === 0 ? webhookId : paypalId(17)) }));
   let nextRefundPending = false;
+  /** The open or resolved dispute of each capture, by capture id. */
+  const disputeIds = new Map<string, string>();
   let verificationStatus: "SUCCESS" | "FAILURE" = "SUCCESS";
   let baseUrl = "";
 
@@ -896,6 +900,29 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
         const reversed = needCapture();
         resourceType = "refund";
         resource = { ...refundJson(addRefund(reversed, reversed.minor - reversed.refundedMinor, "COMPLETED")), note_to_payer: "Payment reversed" };
+        break;
+      }
+      // A dispute's resource follows the Disputes API's `dispute` (https://developer.paypal.com/docs/api/customer-disputes/v1/):
+      // its id, the capture it disputes as the seller's transaction, and once resolved its outcome.
+      case "CUSTOMER.DISPUTE.CREATED":
+      case "CUSTOMER.DISPUTE.RESOLVED": {
+        const disputedCapture = needCapture();
+        const disputeId = disputeIds.get(disputedCapture.id) ?? `PP-D-${paypalId(5)}`;
+        disputeIds.set(disputedCapture.id, disputeId);
+        const resolved = eventType === "CUSTOMER.DISPUTE.RESOLVED";
+        resourceType = "dispute";
+        resource = {
+          dispute_id: disputeId,
+          create_time: new Date().toISOString(),
+          update_time: new Date().toISOString(),
+          disputed_transactions: [{ seller_transaction_id: disputedCapture.id, create_time: new Date().toISOString() }],
+          reason: "MERCHANDISE_OR_SERVICE_NOT_RECEIVED",
+          status: resolved ? "RESOLVED" : "OPEN",
+          dispute_amount: { currency_code: disputedCapture.currency, value: valueOf(disputedCapture.minor, disputedCapture.currency) },
+          ...(resolved ? { dispute_outcome: { outcome_code: "RESOLVED_SELLER_FAVOUR" } } : {}),
+          dispute_life_cycle_stage: resolved ? "CHARGEBACK" : "INQUIRY",
+          links: [{ href: `${baseUrl}/v1/customer/disputes/${disputeId}`, rel: "self", method: "GET" }],
+        };
         break;
       }
       case "CHECKOUT.ORDER.APPROVED":
