@@ -25,6 +25,9 @@ import { verifyPayPalWebhook } from "./paypal-webhooks.server";
 
 export const payPalApiUrls = { live: "https://api-m.paypal.com", sandbox: "https://api-m.sandbox.paypal.com" } as const;
 
+/** Every origin of PayPal's REST API, live and sandbox (the go-live check refuses the sandbox on its own). */
+export const payPalApiOrigins: readonly string[] = [payPalApiUrls.live, payPalApiUrls.sandbox, "https://api.paypal.com", "https://api.sandbox.paypal.com"];
+
 export interface PayPalProviderOptions {
   clientId: string;
   clientSecret: string;

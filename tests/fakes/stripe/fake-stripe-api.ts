@@ -22,6 +22,8 @@ export interface FakeWebhookEndpoint {
   enabled_events: string[];
   /** Default "enabled". */
   status?: "enabled" | "disabled";
+  /** The API version its events are rendered in; default null (the account's default version). */
+  api_version?: string | null;
 }
 
 export interface FakePaymentMethodConfiguration {
@@ -403,7 +405,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const webhookEndpoints = (options.webhookEndpoints ?? []).map((endpoint) => ({
     id: stripeId("we"),
     object: "webhook_endpoint",
-    api_version: null,
+    api_version: endpoint.api_version ?? null,
     application: null,
     created: nowSeconds(),
     description: null,
