@@ -239,7 +239,7 @@ describe.each(databaseKinds)("payment webhooks on %s", (kind) => {
     expect((await rows()).map((row) => [row.providerRef, row.status, row.outcome])).toEqual([[disputeRef, "open", null]]);
     expect(await send(database.db, { eventId: `evt_${randomUUID()}`, event: { type: "payment.dispute_closed", providerRef: ref, disputeRef, outcome: "lost" } })).toBe(200);
     expect((await rows()).map((row) => [row.status, row.outcome])).toEqual([["closed", "lost"]]);
-    const events = await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId));
+    const events = await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(orderEvents.id);
     expect(events.map((event) => event.type).filter((type) => type.startsWith("dispute"))).toEqual(["dispute_opened", "dispute_closed"]);
     // The order's status is the provider's money movements' to change, not the dispute's.
     expect((await orderById(database.db, orderId))?.status).toBe("paid");
