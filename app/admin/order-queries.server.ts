@@ -1,7 +1,7 @@
 import { listPage } from "./list-page";
 import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { auditLog, orderEvents, orderLines, orders, orderStatuses, outbox, payments, refunds, shipments, type OrderStatus } from "../db/schema";
+import { auditLog, disputes, orderEvents, orderLines, orders, orderStatuses, outbox, payments, refunds, shipments, type OrderStatus } from "../db/schema";
 import { markets } from "../market/markets";
 import { normalizeOrderNumber } from "../orders/order-number";
 
@@ -116,7 +116,7 @@ export type TimelineEntry =
 export async function orderDetail(db: Database, number: string) {
   const [order] = await db.select().from(orders).where(eq(orders.number, number.toUpperCase()));
   if (!order) return null;
-  const [lines, orderPayments, orderRefunds, events, audit, mails, parcels] = await Promise.all([
+  const [lines, orderPayments, orderRefunds, events, audit, mails, parcels, orderDisputes] = await Promise.all([
     db.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(asc(orderLines.id)),
     db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(asc(payments.createdAt)),
     db.select().from(refunds).where(eq(refunds.orderId, order.id)).orderBy(asc(refunds.createdAt)),
@@ -128,6 +128,7 @@ export async function orderDetail(db: Database, number: string) {
       .where(eq(outbox.orderId, order.id))
       .orderBy(asc(outbox.id)),
     db.select().from(shipments).where(eq(shipments.orderId, order.id)).orderBy(asc(shipments.id)),
+    db.select().from(disputes).where(eq(disputes.orderId, order.id)).orderBy(asc(disputes.createdAt)),
   ]);
   const timeline: TimelineEntry[] = [
     ...events.map((event) => ({ kind: "event" as const, at: event.createdAt, type: event.type, fromStatus: event.fromStatus, toStatus: event.toStatus, detail: event.detail })),
@@ -136,7 +137,7 @@ export async function orderDetail(db: Database, number: string) {
   const refundedLineIds = new Set(orderRefunds.filter((refund) => refund.status !== "failed").flatMap((refund) => refund.lineIds));
   const paidMinor = orderPayments.filter((payment) => payment.status === "succeeded").reduce((sum, payment) => sum + payment.amountMinor, 0);
   const refundedMinor = orderRefunds.filter((refund) => refund.status === "succeeded").reduce((sum, refund) => sum + refund.amountMinor, 0);
-  return { order, lines, payments: orderPayments, refunds: orderRefunds, timeline, mails, shipments: parcels, refundedLineIds, paidMinor, refundedMinor };
+  return { order, lines, payments: orderPayments, refunds: orderRefunds, disputes: orderDisputes, timeline, mails, shipments: parcels, refundedLineIds, paidMinor, refundedMinor };
 }
 
 export type OrderDetail = NonNullable<Awaited<ReturnType<typeof orderDetail>>>;

@@ -1,3 +1,4 @@
+import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePayPal, type FakePayPal, type FakeWebhook } from "../../tests/fakes/paypal/fake-paypal-api";
 import { startFakeStripe, type FakeStripe, type FakeStripeOptions } from "../../tests/fakes/stripe/fake-stripe-api";
@@ -14,8 +15,8 @@ import { formatPreflight, preflightFailed, runPreflight } from "./preflight.serv
 import { preflightOf } from "./preflight-command.server";
 
 const publicUrl = "https://shop.example.test";
-const everyStripeMethod = ["card", "klarna", "bancontact", "eps", "swish", "mobilepay", "twint"];
-const stripeWebhook = { url: `${publicUrl}/webhooks/stripe`, enabled_events: [...stripeWebhookEventTypes] };
+const everyStripeMethod = ["card", "klarna", "bancontact", "sepa_debit", "eps", "swish", "mobilepay", "twint"];
+const stripeWebhook = { url: `${publicUrl}/webhooks/stripe`, enabled_events: [...stripeWebhookEventTypes], api_version: Stripe.API_VERSION };
 const payPalWebhook: FakeWebhook = { id: "STOREWEBHOOK01", url: `${publicUrl}/webhooks/paypal`, event_types: payPalWebhookEventTypes.map((name) => ({ name })) };
 
 let database: OpenDatabase;
@@ -92,7 +93,9 @@ describe("the go-live check", () => {
       "ok Public address",
       "ok Stripe keys",
       "ok Stripe webhook",
+      "ok Stripe webhook version",
       "ok Stripe payment methods",
+      "ok Stripe SEPA Direct Debit",
       "ok Payment methods per market",
       "ok E-mail",
       "ok Database",
@@ -129,12 +132,33 @@ describe("the go-live check", () => {
       "Stripe payment methods",
       /^fail: not available on the account: SE swish$/,
     ],
+    [
+      "SEPA Direct Debit switched off, which Bancontact's upsells are charged by",
+      { secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod.filter((method) => method !== "sepa_debit") }] },
+      undefined,
+      "Stripe SEPA Direct Debit",
+      /^fail: not available on the account, and BE's Bancontact payments are charged again by it for upsells$/,
+    ],
+    [
+      "an endpoint that renders events in another API version",
+      { secretKey: "sk_live_store", webhookEndpoints: [{ ...stripeWebhook, api_version: "2024-04-10" }], paymentMethodConfigurations: [{ enabled: everyStripeMethod }] },
+      undefined,
+      "Stripe webhook version",
+      new RegExp(`^fail: the endpoint sends events of API version 2024-04-10; the store reads ${Stripe.API_VERSION.replace(/\./g, "\\.")}$`),
+    ],
     ["no default configuration", { secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod, is_default: false }] }, undefined, "Stripe payment methods", /^fail: the account has no active default/],
   ])("fails on %s, naming it", async (_case, fakeOptions, keys, name, expected) => {
     const stripe = await stripeFake(fakeOptions);
     const checks = await check(stripeEnv(stripe, keys));
     expect(preflightFailed(checks)).toBe(true);
     expect(lines(checks, name)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it("warns of an endpoint on the account's default API version, which the store cannot read from here", async () => {
+    const stripe = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [{ ...stripeWebhook, api_version: null }], paymentMethodConfigurations: [{ enabled: everyStripeMethod }] });
+    const checks = await check(stripeEnv(stripe));
+    expect(lines(checks, "Stripe webhook version")).toEqual([expect.stringMatching(new RegExp(`^warn: the endpoint sends events of the account's default API version`))]);
+    expect(checks.find((c) => c.name === "Stripe webhook version")?.fix).toContain(Stripe.API_VERSION);
   });
 
   it.each<[string, Record<string, string>, string, RegExp]>([

@@ -4,7 +4,7 @@ import { openDatabase, type Database } from "../db/database.server";
 import { productsWithoutFile } from "../downloads/digital-files.server";
 import { createMailTransport } from "../mail/transport.server";
 import { localeCodes, markets } from "../market/markets";
-import { paymentMethodsFor } from "../orders/commerce-content.server";
+import { paymentMethodsFor, stripeMethodTypesFor } from "../orders/commerce-content.server";
 import { paymentSetupOf } from "../payments/payment-setup";
 import { payPalPreflight } from "../payments/paypal/paypal-preflight.server";
 import { failed, passed, warned, type PreflightCheck } from "../payments/preflight-check";
@@ -52,10 +52,9 @@ function marketsCheck(settings: CommerceSettings, providerChecks: readonly Prefl
   return failed(name, `no way to pay in ${unpaid.join(", ")}`, "Configure Stripe (PayPal is not offered in every market), or fix its lines above.");
 }
 
-/** The Stripe methods each market's checkout offers with Stripe configured (the Payment Element's card included). */
-function stripeMethodsByMarket(): Record<string, string[]> {
-  const setup = paymentSetupOf(["stripe"]);
-  return Object.fromEntries(markets.map((market) => [market.country, paymentMethodsFor(market, setup).map((method) => (method === "stripe" ? "card" : method))]));
+/** The Stripe methods each market's checkout offers with Stripe configured (the Payment Element's card and saved methods included). */
+function stripeMethodsByMarket(): Record<string, readonly string[]> {
+  return Object.fromEntries(markets.map((market) => [market.country, stripeMethodTypesFor(market)]));
 }
 
 async function mailCheck(settings: CommerceSettings): Promise<PreflightCheck> {

@@ -6,6 +6,7 @@ import { composeMail } from "../emails/compose.server";
 import { startOutboxWorker } from "../mail/outbox.server";
 import { createMailTransport } from "../mail/transport.server";
 import { createOrderCookie } from "../orders/order-access.server";
+import { pollPendingRefunds } from "../orders/refund-service.server";
 import { loadSigningKey } from "../db/store-secret.server";
 import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
 import type { PaymentProvider } from "../payments/provider";
@@ -15,6 +16,10 @@ import { openFileStorage } from "../downloads/storage.server";
 import { readCommerceSettings } from "../store/commerce-settings";
 import { installedStore, installStore, type Store } from "../store/store.server";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
+
+/** A refund still pending this long is asked about, every so often. */
+const pendingRefundAgeMs = 10 * 60_000;
+const pendingRefundPollMs = 15 * 60_000;
 
 /** Opens the database, runs the go-live check in live mode, wires providers, mail and the outbox, and installs the store the pages read. */
 export async function startStore(env: Record<string, string | undefined> = process.env): Promise<Store> {
@@ -56,6 +61,12 @@ export async function startStore(env: Record<string, string | undefined> = proce
     const { secretKey, webhookSecret, apiUrl } = settings.stripe;
     providers.set("stripe", createStripeProvider({ secretKey, webhookSecret, publicUrl: settings.publicUrl, ...(apiUrl ? { apiUrl } : {}) }));
   }
+  // PayPal tells of a pending refund that fails by no event: the store asks. Applying an answer
+  // twice changes nothing, so every instance may ask.
+  const refundPoll = setInterval(() => {
+    pollPendingRefunds(database.db, providers, { olderThanMs: pendingRefundAgeMs }).catch((error: unknown) => console.error(`Asking about pending refunds failed: ${error instanceof Error ? error.message : String(error)}`));
+  }, pendingRefundPollMs);
+  refundPoll.unref();
   const started: Store = {
     settings,
     db: database.db,
@@ -68,6 +79,7 @@ export async function startStore(env: Record<string, string | undefined> = proce
     outbox,
     files,
     async close() {
+      clearInterval(refundPoll);
       await outbox.stop();
       // Split tests' assignments still counted in memory are written before the database closes.
       await flushExposures(database.db).catch((error: unknown) => console.error(error));

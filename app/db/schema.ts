@@ -173,6 +173,33 @@ export const refunds = pgTable(
   (table) => [index("refunds_order_idx").on(table.orderId)],
 );
 
+/**
+ * A dispute (chargeback) the buyer's bank or PayPal opened on a payment: while one is open, the
+ * order is held out of fulfilment. Stored by the provider's dispute id, so a repeated or late event
+ * finds it; a dispute never reopens once closed.
+ */
+export const disputes = pgTable(
+  "disputes",
+  {
+    id: uuid("id").primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    provider: text("provider").notNull(),
+    /** The provider's id of the dispute (Stripe `dp_…`, PayPal `PP-D-…`). */
+    providerRef: text("provider_ref").notNull(),
+    status: text("status").$type<"open" | "closed">().notNull(),
+    /** The provider's word on how it ended (Stripe `won`, `lost`; PayPal `RESOLVED_SELLER_FAVOUR`, …). */
+    outcome: text("outcome"),
+    createdAt: createdAt(),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+  },
+  (table) => [uniqueIndex("disputes_provider_ref_unique").on(table.provider, table.providerRef), index("disputes_order_idx").on(table.orderId)],
+);
+
 export const orderEvents = pgTable(
   "order_events",
   {

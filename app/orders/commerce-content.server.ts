@@ -125,6 +125,14 @@ export function paymentMethodsFor(market: Market, setup: PaymentSetup): readonly
 }
 
 /**
+ * The Stripe payment method types a market's checkout offers with Stripe configured: those inside
+ * the Payment Element (card, and the ones that can be saved, such as Bancontact) and the redirects.
+ */
+export function stripeMethodTypesFor(market: Market): readonly string[] {
+  return methods.markets[market.country].filter((id) => methods.methods[id].provider === "stripe");
+}
+
+/**
  * Whether a method can be charged again without the buyer (one-click upsells). The Payment
  * Element is set up for future off-session use, so it only offers methods that can be.
  */

@@ -1,9 +1,10 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { orders, payments, refunds, webhookEvents } from "../db/schema";
-import { changeStatus, recordEvent, type Payment } from "./order-records.server";
+import { payments, webhookEvents } from "../db/schema";
+import type { Payment } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
-import { settleProviderRefund } from "./refund-service.server";
+import { closeDispute, openDispute } from "./disputes.server";
+import { settleProviderRefund, takeProviderRefundTotal } from "./refund-service.server";
 import { WebhookRejected, type PaymentEvent, type PaymentProvider } from "../payments/provider";
 
 /**
@@ -65,60 +66,22 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
       await applyPaymentOutcome(db, payment.id, { status: "declined", providerRef: event.providerRef, code: event.code });
       return;
     case "payment.refunded":
-      await applyRefundTotal(db, payment, event.amountRefundedMinor);
+      // The refund it names, when it is one of ours that was pending, ends first (and its buyer is told).
+      if (event.refund && event.refund.status !== "pending") await settleProviderRefund(db, event.refund.refundRef, event.refund.status);
+      await takeProviderRefundTotal(db, payment.id, event.amountRefundedMinor);
       return;
     case "refund.settled":
       await settleProviderRefund(db, event.refundRef, event.status);
       return;
     case "payment.disputed":
-      await recordEvent(db, payment.orderId, "payment_disputed", { payment: payment.id });
+      await openDispute(db, payment.id, event.disputeRef);
+      return;
+    case "payment.dispute_closed":
+      await closeDispute(db, payment.id, event.disputeRef, event.outcome);
       return;
     case "payment.awaiting_store":
       // Asking the provider is what the buyer's return would have done (PayPal captures then).
       await applyPaymentOutcome(db, payment.id, await provider.retrievePayment(event.providerRef));
       return;
   }
-}
-
-/**
- * A refund made at the provider (its dashboard, or ours): the order's status follows the total refunded.
- *
- * It queues no refund e-mail, on purpose. The store's own refunds are announced by `refundOrder`,
- * in the transaction that records their success; the provider reports those same refunds here
- * again, and this event carries only an amount (Stripe: all refunded of the payment so far; PayPal:
- * that, or only the latest refund's), not which refunds it counts. Telling a dashboard refund from
- * one of ours by subtracting our refunds would misfire whenever the event and our refund cross (an
- * event about an earlier total, applied after our refund was recorded), and the buyer would get a
- * second e-mail or a wrong amount. Refunds made in the provider's dashboard are announced by the
- * provider (PayPal always; Stripe when refund receipts are switched on for the account); a refund
- * the buyer should hear about from the store is made in the back office.
- */
-async function applyRefundTotal(db: Database, payment: Payment, refundedMinor: number): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for("update");
-    if (!order) return;
-    const [{ paidMinor } = { paidMinor: 0 }] = await tx
-      .select({ paidMinor: sql<number>`coalesce(sum(${payments.amountMinor}), 0)::int` })
-      .from(payments)
-      .where(and(eq(payments.orderId, order.id), eq(payments.status, "succeeded")));
-    // The provider's total counts refunds it accepted but has not paid out (Stripe: pending); ours
-    // among them are not given back until `refund.settled` says so, and a refunded order stays refunded.
-    const [{ waitingMinor } = { waitingMinor: 0 }] = await tx
-      .select({ waitingMinor: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
-      .from(refunds)
-      .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, "pending"), isNotNull(refunds.providerRef)));
-    const givenMinor = refundedMinor - waitingMinor;
-    const to = givenMinor >= paidMinor ? "refunded" : "partially_refunded";
-    const detail = { payment: payment.id, refunded: refundedMinor };
-    if (givenMinor <= 0) {
-      await recordEvent(tx, order.id, "payment_refunded", detail);
-      return;
-    }
-    if (order.status === to && to === "refunded") return;
-    if (order.status === "pending_payment" || order.status === "payment_failed" || order.status === "cancelled") {
-      await recordEvent(tx, order.id, "payment_refunded", detail);
-      return;
-    }
-    await changeStatus(tx, order, to, "payment_refunded", detail);
-  });
 }

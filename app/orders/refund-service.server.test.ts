@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orderLines, orders, outbox, payments, testGatewayRefunds } from "../db/schema";
-import type { PaymentProvider } from "../payments/provider";
+import { orderEvents, orderLines, orders, outbox, payments, refunds, testGatewayRefunds } from "../db/schema";
+import type { PaymentProvider, RefundOutcome } from "../payments/provider";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder, testBuyer, testToday } from "../test-support/orders";
 import { orderById } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
-import { previewRefund, refundOrder } from "./refund-service.server";
+import { pollPendingRefunds, previewRefund, refundOrder } from "./refund-service.server";
 import { beginUpsell } from "./upsell-service.server";
 
 
@@ -222,5 +222,51 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
     ]);
     await refundOrder(database.db, new Map([["test", flaky]]), request);
     expect(await refundMails(orderId)).toHaveLength(2);
+  });
+
+  /** The test gateway, except that its refunds are taken as pending and end as `ending` says when asked. */
+  function slowRefunds(ending: () => RefundOutcome): PaymentProvider & { asked: string[] } {
+    const asked: string[] = [];
+    return {
+      ...flakyGateway(() => false),
+      asked,
+      refund: async (input) => {
+        const done = await gateway.refund(input);
+        return done.status === "succeeded" ? { status: "pending", refundRef: done.refundRef } : done;
+      },
+      retrieveRefund: (refundRef) => (asked.push(refundRef), Promise.resolve(ending())),
+    };
+  }
+
+  it.each([
+    ["completed", "refunded", [9960]],
+    ["failed", "paid", []],
+  ] as const)("asks the provider about refunds still pending, and one that %s leaves the order %s", async (ending, status, mails) => {
+    const { orderId } = await paidOrderWithUpsell();
+    let outcome: RefundOutcome = { status: "pending", refundRef: "" };
+    const slow = slowRefunds(() => outcome);
+    const result = await refundOrder(database.db, new Map([["test", slow]]), { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: randomUUID() });
+    expect(result.kind).toBe("incomplete");
+    const pending = await database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
+    expect(pending.map((row) => row.status)).toEqual(["pending", "pending"]);
+
+    // Too young to ask about yet.
+    await pollPendingRefunds(database.db, new Map([["test", slow]]), { olderThanMs: 60_000 });
+    expect(slow.asked).toEqual([]);
+    // Still pending at the provider: nothing changes.
+    await pollPendingRefunds(database.db, new Map([["test", slow]]), { olderThanMs: 0 });
+    expect(slow.asked.sort()).toEqual(pending.map((row) => row.providerRef).sort());
+    expect((await orderById(database.db, orderId))?.status).toBe("paid");
+
+    outcome = ending === "completed" ? { status: "succeeded", refundRef: "" } : { status: "failed", reason: "PayPal refund is FAILED" };
+    await pollPendingRefunds(database.db, new Map([["test", slow]]), { olderThanMs: 0 });
+    await pollPendingRefunds(database.db, new Map([["test", slow]]), { olderThanMs: 0 });
+    expect((await orderById(database.db, orderId))?.status).toBe(status);
+    const rows = await database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
+    expect(rows.map((row) => row.status)).toEqual(ending === "completed" ? ["succeeded", "succeeded"] : ["failed", "failed"]);
+    if (ending === "failed") expect(rows.map((row) => row.failureReason)).toEqual(["PayPal refund is FAILED", "PayPal refund is FAILED"]);
+    expect((await refundMails(orderId)).reduce((sum, row) => sum + Number(row.payload.amountMinor), 0)).toBe(mails[0] ?? 0);
+    const failedEvents = await database.db.select().from(orderEvents).where(and(eq(orderEvents.orderId, orderId), eq(orderEvents.type, "refund_failed")));
+    expect(failedEvents).toHaveLength(ending === "failed" ? 2 : 0);
   });
 });

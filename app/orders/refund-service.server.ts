@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, like, lte } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
 import { orderLines, orders, outbox, payments, refunds, type OrderStatus } from "../db/schema";
 import { enqueueMail } from "../mail/outbox.server";
@@ -200,22 +200,26 @@ async function queueRefundMail(tx: Transaction, order: Order, newlyDone: readonl
   });
 }
 
+/** What the succeeded payments of an order took, and what refunds that succeeded gave back of it. */
+async function orderTotals(tx: Transaction, orderId: string): Promise<{ paidMinor: number; givenMinor: number }> {
+  const paid = await tx
+    .select({ amountMinor: payments.amountMinor })
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.status, "succeeded")));
+  const given = await tx
+    .select({ amountMinor: refunds.amountMinor })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")));
+  return { paidMinor: paid.reduce((sum, row) => sum + row.amountMinor, 0), givenMinor: given.reduce((sum, row) => sum + row.amountMinor, 0) };
+}
+
 /** The order's status follows what has been given back in all, and the buyer is told. */
 async function settleOrder(db: Database, orderId: string, newlyDone: readonly Refund[], reason: string): Promise<Order> {
   return db.transaction(async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
     if (!order) throw new Error(`Order ${orderId} vanished during a refund`);
     if (newlyDone.length === 0) return order;
-    const paid = await tx
-      .select({ amountMinor: payments.amountMinor })
-      .from(payments)
-      .where(and(eq(payments.orderId, orderId), eq(payments.status, "succeeded")));
-    const given = await tx
-      .select({ amountMinor: refunds.amountMinor })
-      .from(refunds)
-      .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")));
-    const paidMinor = paid.reduce((sum, row) => sum + row.amountMinor, 0);
-    const givenMinor = given.reduce((sum, row) => sum + row.amountMinor, 0);
+    const { paidMinor, givenMinor } = await orderTotals(tx, orderId);
     const to: OrderStatus = givenMinor >= paidMinor ? "refunded" : "partially_refunded";
     const detail = { amount: newlyDone.reduce((sum, refund) => sum + refund.amountMinor, 0), refundedInAll: givenMinor, reason };
     await queueRefundMail(tx, order, newlyDone, to === "refunded");
@@ -232,10 +236,10 @@ async function settleOrder(db: Database, orderId: string, newlyDone: readonly Re
  * and the order's status with it. A failed refund leaves the order as it was, shown as failed in
  * the back office; nothing was given back, so the buyer is not told of a refund.
  */
-export async function settleProviderRefund(db: Database, refundRef: string, status: "succeeded" | "failed"): Promise<void> {
+export async function settleProviderRefund(db: Database, refundRef: string, status: "succeeded" | "failed", failureReason = "the provider could not give the money back"): Promise<void> {
   const [row] = await db
     .update(refunds)
-    .set(status === "succeeded" ? { status } : { status, failureReason: "the provider could not give the money back" })
+    .set(status === "succeeded" ? { status } : { status, failureReason })
     .where(and(eq(refunds.providerRef, refundRef), eq(refunds.status, "pending")))
     .returning();
   // Applied before, or a refund made in the provider's dashboard (its total arrives as payment.refunded).
@@ -244,7 +248,33 @@ export async function settleProviderRefund(db: Database, refundRef: string, stat
     await settleOrder(db, row.orderId, [row], row.reason);
     return;
   }
-  await recordEvent(db, row.orderId, "refund_failed", { refund: row.id, amount: row.amountMinor });
+  await recordEvent(db, row.orderId, "refund_failed", { refund: row.id, amount: row.amountMinor, reason: failureReason });
+}
+
+/**
+ * Asks the providers about the refunds they took as pending and that are older than `olderThanMs`:
+ * PayPal sends PAYMENT.CAPTURE.REFUNDED when a pending refund completes, but no event when it fails,
+ * so only asking finds a failed one. Each answer is applied as its event would be, once.
+ */
+export async function pollPendingRefunds(db: Database, providers: ReadonlyMap<string, PaymentProvider>, options: { olderThanMs: number; limit?: number }): Promise<void> {
+  const waiting = await db
+    .select({ providerRef: refunds.providerRef, provider: payments.provider })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(and(eq(refunds.status, "pending"), isNotNull(refunds.providerRef), lte(refunds.createdAt, new Date(Date.now() - options.olderThanMs))))
+    .orderBy(asc(refunds.createdAt))
+    .limit(options.limit ?? 50);
+  for (const { providerRef, provider: providerId } of waiting) {
+    const provider = providers.get(providerId);
+    if (!providerRef || !provider?.retrieveRefund) continue;
+    try {
+      const outcome = await provider.retrieveRefund(providerRef);
+      if (outcome.status === "succeeded") await settleProviderRefund(db, providerRef, "succeeded");
+      if (outcome.status === "failed") await settleProviderRefund(db, providerRef, "failed", outcome.reason);
+    } catch (error) {
+      console.error(`Refund ${providerRef} could not be asked of ${providerId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
 }
 
 export async function refundOrder(
@@ -274,5 +304,71 @@ export async function previewRefund(db: Database, orderId: string, scope: Refund
     const plan = await planRefund(tx, order, scope);
     if (typeof plan === "string") return { kind: "refused", reason: plan };
     return { kind: "due", amountMinor: plan.reduce((sum, planned) => sum + planned.amountMinor, 0), lineIds: plan.flatMap((planned) => planned.lineIds).sort((a, b) => a - b) };
+  });
+}
+
+/** Order statuses in which money was taken: a refund reported for any other changes only the timeline. */
+const paidStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded", "withdrawn"];
+
+/**
+ * The provider's word on how much of one payment it has given back in all (Stripe's
+ * `charge.amount_refunded` of that payment's charge, PayPal's `total_refunded_amount` of its
+ * capture), compared with that payment alone, never with the whole order: an order with an upsell
+ * has a payment, and an event, per charge.
+ *
+ * What the provider counts beyond the refunds this store knows of for the payment was refunded
+ * elsewhere (the provider's dashboard): it is booked as a refund of that payment, so it leaves the
+ * back office's refundable rest and moves the order's status (to `refunded` once everything is
+ * given back). The store's own refunds count as known while pending too, whether the provider has
+ * accepted them or the request is still on its way: a total that crosses one of ours in flight
+ * is never booked twice; a dashboard refund made in that moment is booked by the provider's next
+ * total. Totals only grow, so a total at or below what is known (an earlier event delivered late,
+ * a report of our own refund) changes nothing. `refunded` is final: a later event is taken and
+ * only noted on the timeline.
+ *
+ * It queues no refund e-mail, on purpose: the store's own refunds are announced by `refundOrder`
+ * when they succeed; refunds made in the provider's dashboard are announced by the provider (PayPal
+ * always; Stripe when refund receipts are switched on for the account).
+ */
+export async function takeProviderRefundTotal(db: Database, paymentId: string, refundedMinor: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+    if (!payment) return;
+    const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for("update");
+    if (!order) return;
+    const detail = { payment: payment.id, refunded: refundedMinor };
+    if (!paidStatuses.includes(order.status) || payment.status !== "succeeded") {
+      await recordEvent(tx, order.id, "payment_refunded", detail);
+      return;
+    }
+    const known = await tx
+      .select({ amountMinor: refunds.amountMinor })
+      .from(refunds)
+      .where(and(eq(refunds.paymentId, payment.id), inArray(refunds.status, ["pending", "succeeded"])));
+    const knownMinor = known.reduce((sum, row) => sum + row.amountMinor, 0);
+    const elsewhereMinor = Math.min(refundedMinor, payment.amountMinor) - knownMinor;
+    if (elsewhereMinor <= 0) {
+      await recordEvent(tx, order.id, "payment_refunded", detail);
+      return;
+    }
+    // Keyed by the total it completes: the same total delivered twice, or racing itself, is booked once.
+    const [booked] = await tx
+      .insert(refunds)
+      .values({
+        id: randomUUID(),
+        orderId: order.id,
+        paymentId: payment.id,
+        amountMinor: elsewhereMinor,
+        lineIds: [],
+        reason: "refunded at the provider",
+        status: "succeeded",
+        idempotencyKey: `payment:${payment.id}:provider-total:${refundedMinor}`,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!booked) return;
+    const { paidMinor, givenMinor } = await orderTotals(tx, order.id);
+    const to: OrderStatus = givenMinor >= paidMinor ? "refunded" : "partially_refunded";
+    await changeStatus(tx, order, to, "payment_refunded", { ...detail, elsewhere: elsewhereMinor, refundedInAll: givenMinor });
   });
 }

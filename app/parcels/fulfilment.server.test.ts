@@ -6,6 +6,7 @@ import { auditLog, orderEvents, orders, payments, refunds } from "../db/schema";
 import { orderById, type Order, type OrderLine } from "../orders/order-records.server";
 import { applyPaymentOutcome } from "../orders/order-service.server";
 import { refundOrder } from "../orders/refund-service.server";
+import { closeDispute, openDispute } from "../orders/disputes.server";
 import { receiveWithdrawal } from "../orders/withdrawal.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
@@ -118,6 +119,15 @@ describe.each(databaseKinds)("fulfilment on %s", (kind) => {
 
   const providers = () => new Map([["test", gateway]]);
   const pendingOf = async (orderId: string) => (await pendingFulfilment(db)).filter((pending) => pending.orderId === orderId);
+  /** The bank or PayPal opened a dispute on the order's checkout payment. */
+  async function disputed(orderId: string): Promise<{ paymentId: string; disputeRef: string }> {
+    const [payment] = await db.select().from(payments).where(and(eq(payments.orderId, orderId), eq(payments.purpose, "checkout"), eq(payments.status, "succeeded")));
+    if (!payment) throw new Error("no paid checkout payment");
+    const disputeRef = `dp_${randomUUID()}`;
+    await openDispute(db, payment.id, disputeRef);
+    return { paymentId: payment.id, disputeRef };
+  }
+
   const lineOf = (lines: OrderLine[], source: string) => {
     const line = lines.find((candidate) => candidate.source === source);
     if (!line) throw new Error(`no line from ${source}`);
@@ -235,7 +245,36 @@ describe.each(databaseKinds)("fulfilment on %s", (kind) => {
         return order.id;
       },
     ],
+    [
+      "an order whose payment is disputed",
+      async () => {
+        const { order } = await paidTestOrder(db);
+        await disputed(order.id);
+        return order.id;
+      },
+    ],
   ];
+
+  it("ships a disputed order again once its dispute is closed, whatever the outcome", async () => {
+    const { order } = await paidTestOrder(db);
+    const { paymentId, disputeRef } = await disputed(order.id);
+    // Delivered twice: still one dispute, still held.
+    await openDispute(db, paymentId, disputeRef);
+    expect(await pendingOf(order.id)).toEqual([]);
+    await closeDispute(db, paymentId, disputeRef, "won");
+    expect((await pendingOf(order.id)).map((pending) => pending.orderNumber)).toEqual([order.number]);
+    // A created event that arrives after the closing one does not hold the order again.
+    await openDispute(db, paymentId, disputeRef);
+    expect(await pendingOf(order.id)).toHaveLength(1);
+  });
+
+  it("holds an order whose dispute closed before its opening was delivered only until then", async () => {
+    const { order } = await paidTestOrder(db);
+    const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
+    if (!payment) throw new Error("no payment");
+    await closeDispute(db, payment.id, `dp_${randomUUID()}`, "lost");
+    expect(await pendingOf(order.id)).toHaveLength(1);
+  });
 
   it.each(exclusions)("leaves out %s", async (_, make) => {
     const orderId = await make();
@@ -301,6 +340,14 @@ describe.each(databaseKinds)("fulfilment on %s", (kind) => {
       async () => {
         const { order } = await paidTestOrder(db);
         await db.update(orders).set({ erasedAt: new Date() }).where(eq(orders.id, order.id));
+        return order;
+      },
+    ],
+    [
+      "disputed",
+      async () => {
+        const { order } = await paidTestOrder(db);
+        await disputed(order.id);
         return order;
       },
     ],

@@ -2,6 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { and, asc, eq, inArray, isNotNull, isNull, not, sql, type SQL } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
 import { lineRefunded } from "../db/refunded-lines";
+import { orderDisputed } from "../db/disputed-orders";
 import { orderLines, orders, type OrderStatus } from "../db/schema";
 import { changeStatus, recordEvent, type Order } from "../orders/order-records.server";
 import { inviteReviews } from "../reviews/invitations.server";
@@ -49,6 +50,7 @@ function waitingToShip(): SQL {
     isNull(orders.erasedAt),
     inArray(orders.status, [...shippableStatuses]),
     not(lineRefunded),
+    not(orderDisputed),
   ) as SQL;
 }
 
@@ -137,6 +139,8 @@ export type FulfilmentRefusal =
   | "funnel_open"
   /** The buyer's address was erased on request. */
   | "erased"
+  /** A dispute of its payment is open: it ships, if at all, once the dispute is closed. */
+  | "disputed"
   /** No physical line left to ship (digital items only, or every pack refunded). */
   | "nothing_to_ship";
 
@@ -152,6 +156,8 @@ export async function fulfilLocked(tx: Transaction, operator: Operator, order: O
   if (order.erasedAt) return "erased";
   if (!(shippableStatuses as readonly OrderStatus[]).includes(order.status)) return "not_shippable";
   if (!order.funnelEndedAt) return "funnel_open";
+  const [held] = await tx.select({ held: sql<boolean>`${orderDisputed}` }).from(orders).where(eq(orders.id, order.id));
+  if (held?.held) return "disputed";
   const [{ lines } = { lines: 0 }] = await tx
     .select({ lines: sql<number>`count(*)::int` })
     .from(orderLines)

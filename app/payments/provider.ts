@@ -65,8 +65,18 @@ export type PaymentEvent =
   | { type: "payment.succeeded"; providerRef: string; reusableMethodRef: string | null }
   | { type: "payment.processing"; providerRef: string }
   | { type: "payment.failed"; providerRef: string; code: DeclineCode }
-  | { type: "payment.refunded"; providerRef: string; amountRefundedMinor: number }
-  | { type: "payment.disputed"; providerRef: string }
+  | {
+      type: "payment.refunded";
+      providerRef: string;
+      /** All refunded of this payment so far, as the provider counts it (its pending refunds included). */
+      amountRefundedMinor: number;
+      /** The one refund the event is about, when the provider names it (PayPal), and where it stands. */
+      refund?: { refundRef: string; status: "pending" | "succeeded" | "failed" };
+    }
+  /** The buyer's bank (Stripe) or the buyer at PayPal disputes the payment: the order is held out of fulfilment. */
+  | { type: "payment.disputed"; providerRef: string; disputeRef: string }
+  /** The dispute has ended; `outcome` is the provider's word for how (Stripe `won`, `lost`; PayPal's outcome code). */
+  | { type: "payment.dispute_closed"; providerRef: string; disputeRef: string; outcome: string }
   /** A refund that was pending at the provider has ended: the money went back, or it did not. */
   | { type: "refund.settled"; providerRef: string; refundRef: string; status: "succeeded" | "failed" }
   /** The provider waits for us (PayPal: the buyer approved but never came back): ask it and act on the answer. */
@@ -91,6 +101,8 @@ export interface PaymentProvider {
   /** Charges a method kept from an earlier payment, without the buyer typing anything. */
   chargeSavedMethod(input: ChargeSavedMethodInput): Promise<PaymentOutcome>;
   refund(input: RefundInput): Promise<RefundOutcome>;
+  /** Where a refund the provider took as pending stands now, for a provider that sends no event when one fails (PayPal). */
+  retrieveRefund?(refundRef: string): Promise<RefundOutcome>;
   /** Checks a webhook's signature against the raw body and says what it means; throws WebhookRejected. */
   verifyWebhook?(headers: Headers, rawBody: string): Promise<VerifiedWebhook>;
 }

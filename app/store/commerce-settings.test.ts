@@ -77,6 +77,11 @@ describe("readCommerceSettings", () => {
     ["STORE_MODE live with Stripe", { STORE_MODE: "live", ...stripeKeys }, { storeMode: "live", paypal: null, stripe: expect.objectContaining({ secretKey: "sk_live_x", jsUrl: "https://js.stripe.com/v3/" }) }],
     ["STORE_MODE live with PayPal, on PayPal's live API", { STORE_MODE: "live", ...paypalKeys }, { storeMode: "live", stripe: null, paypal: expect.objectContaining({ apiUrl: "https://api-m.paypal.com" }) }],
     ["an empty STORE_MODE", { STORE_MODE: "" }, { storeMode: "test" }],
+    ["Stripe's own URLs named in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://api.stripe.com", STRIPE_JS_URL: "https://js.stripe.com/v3/" }, { stripe: expect.objectContaining({ apiUrl: "https://api.stripe.com" }) }],
+    ["PayPal's own live API named in live mode", { STORE_MODE: "live", ...paypalKeys, PAYPAL_API_URL: "https://api-m.paypal.com" }, { paypal: expect.objectContaining({ apiUrl: "https://api-m.paypal.com" }) }],
+    // The store's own live-mode tests talk to local fakes: a loopback address never carries the key off the machine.
+    ["a loopback provider URL in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "http://127.0.0.1:4010", STRIPE_JS_URL: "http://localhost:4010/v3/" }, { stripe: expect.objectContaining({ apiUrl: "http://127.0.0.1:4010" }) }],
+    ["any provider URL in test mode", { ...stripeKeys, STRIPE_API_URL: "https://stripe-mock.example.com" }, { stripe: expect.objectContaining({ apiUrl: "https://stripe-mock.example.com" }) }],
   ])("%s", (_name, env, expected) => {
     expect(readCommerceSettings(env, cwd)).toMatchObject(expected);
   });
@@ -90,6 +95,14 @@ describe("readCommerceSettings", () => {
     ["an unknown STORE_MODE", { STORE_MODE: "demo" }, ["STORE_MODE", "demo"]],
     ["MAIL_FROM that is not an address", { MAIL_FROM: "not an address" }, ["MAIL_FROM"]],
     ["MAIL_FROM without a domain", { MAIL_FROM: "orders@example" }, ["MAIL_FROM"]],
+    // A test override left in production would send the live key, or load the payment script, elsewhere.
+    ["STRIPE_API_URL of another host in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://stripe-mock.example.com" }, ["STRIPE_API_URL", "https://api.stripe.com"]],
+    ["STRIPE_API_URL over http in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "http://api.stripe.com" }, ["STRIPE_API_URL"]],
+    ["STRIPE_API_URL of a look-alike host in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://api.stripe.com.example.net" }, ["STRIPE_API_URL"]],
+    ["STRIPE_JS_URL of another host in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_JS_URL: "https://cdn.example.com/stripe.js" }, ["STRIPE_JS_URL", "https://js.stripe.com"]],
+    ["PAYPAL_API_URL of another host in live mode", { STORE_MODE: "live", ...paypalKeys, PAYPAL_API_URL: "https://paypal.example.com" }, ["PAYPAL_API_URL", "https://api-m.paypal.com"]],
+    ["a host that only starts like a loopback address in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://127.example.com" }, ["STRIPE_API_URL"]],
+    ["a Stripe override with user info in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://me@api.stripe.com" }, ["STRIPE_API_URL"]],
   ])("refuses %s, naming it", (_name, env, named) => {
     let thrown: unknown;
     try {

@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import contact from "../../content/contact.json";
 import site from "../../content/site.json";
 import type { S3Settings } from "../downloads/storage.server";
-import { payPalApiUrls } from "../payments/paypal/paypal-provider.server";
+import { payPalApiOrigins, payPalApiUrls } from "../payments/paypal/paypal-provider.server";
+import { stripeOrigins } from "../payments/stripe/stripe-provider.server";
 
 /**
  * The settings of the store's commerce side (DESIGN §11), read from the environment once at start;
@@ -99,6 +100,22 @@ export function readDownloadSettings(env: Env): DownloadSettings {
   };
 }
 
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * In live mode a provider's API or script may only be the provider's own: a URL left over from a
+ * test would send the live secret key (or the checkout's script) to whoever answers there. A
+ * loopback address is let through for the store's own live-mode tests against local fakes: it never
+ * carries the key off the machine (docs/decisions/0031-money-after-the-charge.md).
+ */
+function requireProviderOrigin(name: string, value: string | null, origins: readonly string[]): void {
+  if (value === null) return;
+  const url = new URL(value);
+  if (loopbackHosts.has(url.hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname)) return;
+  if (!url.username && !url.password && origins.includes(url.origin)) return;
+  throw new Error(`${name} must be the provider's own (${origins.join(" or ")}) with STORE_MODE=live, got '${url.origin}': a test override there would send live payments elsewhere. Unset ${name}.`);
+}
+
 /**
  * A provider's settings come as a set: all of them, or none (a half-configured provider is a
  * mistake). Told where to put problems, a half set is put there and read as none.
@@ -146,6 +163,14 @@ function readSettings(env: Env, cwd: string, problems?: string[]): CommerceSetti
         `Set ${liveProviderVariables.join(", or ")} (or leave STORE_MODE unset to run in test mode).`,
     );
   }
+  const stripeApiUrl = readUrl(env, "STRIPE_API_URL", ["http", "https"]);
+  const stripeJsUrl = readUrl(env, "STRIPE_JS_URL", ["http", "https"]);
+  const payPalApiUrl = readUrl(env, "PAYPAL_API_URL", ["http", "https"]);
+  if (storeMode === "live") {
+    requireProviderOrigin("STRIPE_API_URL", stripe && stripeApiUrl, [stripeOrigins.api]);
+    requireProviderOrigin("STRIPE_JS_URL", stripe && stripeJsUrl, [stripeOrigins.js]);
+    requireProviderOrigin("PAYPAL_API_URL", paypal && payPalApiUrl, payPalApiOrigins);
+  }
   return {
     dataDir: resolve(cwd, env.DATA_DIR || "data"),
     databaseUrl: readUrl(env, "DATABASE_URL", ["postgres", "postgresql"]),
@@ -160,15 +185,15 @@ function readSettings(env: Env, cwd: string, problems?: string[]): CommerceSetti
       clientSecret: paypal.PAYPAL_CLIENT_SECRET,
       webhookId: paypal.PAYPAL_WEBHOOK_ID,
       // Test mode talks to PayPal's sandbox unless told otherwise (the tests use a local fake).
-      apiUrl: readUrl(env, "PAYPAL_API_URL", ["http", "https"]) ?? (env.STORE_MODE === "live" ? payPalApiUrls.live : payPalApiUrls.sandbox),
+      apiUrl: payPalApiUrl ?? (env.STORE_MODE === "live" ? payPalApiUrls.live : payPalApiUrls.sandbox),
     },
     stripe: stripe && {
       secretKey: stripe.STRIPE_SECRET_KEY,
       publishableKey: stripe.STRIPE_PUBLISHABLE_KEY,
       webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
-      apiUrl: readUrl(env, "STRIPE_API_URL", ["http", "https"]),
+      apiUrl: stripeApiUrl,
       // Stripe.js must come from Stripe; the tests serve a stand-in from the local fake.
-      jsUrl: readUrl(env, "STRIPE_JS_URL", ["http", "https"]) ?? "https://js.stripe.com/v3/",
+      jsUrl: stripeJsUrl ?? `${stripeOrigins.js}/v3/`,
     },
   };
 }

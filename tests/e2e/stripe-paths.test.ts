@@ -129,7 +129,7 @@ describe("live mode with Stripe", () => {
       secretKey: "sk_live_store",
       webhookSecret: "whsec_store",
       webhookEndpoints: [{ url: `${publicUrl}/webhooks/stripe`, enabled_events: ["*"] }],
-      paymentMethodConfigurations: [{ enabled: ["card", "klarna", "bancontact", "eps", "swish", "mobilepay", "twint"] }],
+      paymentMethodConfigurations: [{ enabled: ["card", "klarna", "bancontact", "sepa_debit", "eps", "swish", "mobilepay", "twint"] }],
     });
     // Live mode sells nothing it cannot deliver: each digital product's file is stored first.
     const dataDir = await mkdtemp(join(tmpdir(), "storefront-live-"));

@@ -54,15 +54,32 @@ export function OrderView({
   notice?: Notice | null;
   downloads?: readonly LineLink[];
 }) {
-  const { order, lines, payments, refunds, timeline, mails, refundedLineIds, paidMinor, refundedMinor } = detail;
+  const { order, lines, payments, refunds, disputes, timeline, mails, refundedLineIds, paidMinor, refundedMinor } = detail;
   const money = (minor: number) => formatMinor(minor, order.currency);
-  const refundable = paidMinor - refundedMinor > 0 && ["paid", "fulfilled", "partially_refunded", "withdrawn"].includes(order.status);
-  const canFulfil = !order.fulfilledAt && order.funnelEndedAt && ["paid", "partially_refunded"].includes(order.status) && lines.some((line) => line.kind === "supplement");
+  // Refunds the provider took but has not paid out yet are not given back, and not refundable again either.
+  const pendingMinor = refunds.filter((refund) => refund.status === "pending").reduce((sum, refund) => sum + refund.amountMinor, 0);
+  const restMinor = paidMinor - refundedMinor - pendingMinor;
+  const refundable = restMinor > 0 && ["paid", "fulfilled", "partially_refunded", "withdrawn"].includes(order.status);
+  const openDisputes = disputes.filter((dispute) => dispute.status === "open");
+  const canFulfil = openDisputes.length === 0 && !order.fulfilledAt && order.funnelEndedAt && ["paid", "partially_refunded"].includes(order.status) && lines.some((line) => line.kind === "supplement");
   return (
     <Frame operator={operator} section="orders" title={`Order ${order.number}`} notice={notice}>
       <p>
         <a href="/admin/orders">← All orders</a>
       </p>
+      {openDisputes.map((dispute) => (
+        <p key={dispute.id} className="notice error" role="alert" data-testid="order-dispute" data-dispute-status="open">
+          The customer disputes a payment of this order ({dispute.provider} dispute {dispute.providerRef}, opened {formatTime(dispute.createdAt)}): it is held out of
+          fulfilment until the dispute is closed. Answer it in the provider&apos;s dashboard.
+        </p>
+      ))}
+      {disputes
+        .filter((dispute) => dispute.status === "closed")
+        .map((dispute) => (
+          <p key={dispute.id} className="notice" data-testid="order-dispute" data-dispute-status="closed">
+            A dispute of a payment of this order ({dispute.provider} dispute {dispute.providerRef}) was closed {formatTime(dispute.closedAt)}: {dispute.outcome ?? "no outcome given"}.
+          </p>
+        ))}
       <div className="grid">
         <section className="panel" aria-labelledby="facts">
           <h2 id="facts">Order</h2>
@@ -180,7 +197,7 @@ export function OrderView({
           {refundable && may(operator, "refund") ? (
             <fieldset>
               <legend>Refund through the payment provider</legend>
-              <p className="muted">Tick lines to refund them; with none ticked, everything not yet refunded ({money(paidMinor - refundedMinor)}) is refunded.</p>
+              <p className="muted">Tick lines to refund them; with none ticked, everything not yet refunded ({money(restMinor)}) is refunded.</p>
               <div className="actions">
                 <ReasonSelect label="Reason" reasons={refundReasons} defaultValue="withdrawal" />
                 <label>
@@ -206,6 +223,21 @@ export function OrderView({
 
       <section className="panel" aria-labelledby="payments">
         <h2 id="payments">Payments and refunds</h2>
+        {refunds
+          .filter((refund) => refund.status === "failed")
+          .map((refund) => (
+            <p key={refund.id} className="notice error" role="alert" data-testid="refund-failed">
+              The refund of {money(refund.amountMinor)} of {formatTime(refund.createdAt)} failed at the payment provider
+              {refund.failureReason ? ` (${refund.failureReason})` : ""}: nothing was given back and the customer was not told. Refund again, or give the money back another way.
+            </p>
+          ))}
+        {refunds
+          .filter((refund) => refund.status === "pending")
+          .map((refund) => (
+            <p key={refund.id} className="notice" data-testid="refund-pending">
+              The refund of {money(refund.amountMinor)} of {formatTime(refund.createdAt)} is pending at the payment provider: the customer is told when it completes, and it shows here as failed if it does not.
+            </p>
+          ))}
         <table>
           <thead>
             <tr>

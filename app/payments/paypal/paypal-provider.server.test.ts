@@ -497,11 +497,27 @@ describe("refund", () => {
     expect(await provider.refund(input)).toEqual(first);
   });
 
-  it("a refund PayPal accepts as pending counts as done", async () => {
+  it("a refund PayPal accepts as pending stays pending until PayPal's own record of it ends", async () => {
     const provider = paypal();
     const { orderId } = await paidOrder(provider);
     fake.setNextRefundPending();
-    expect(await provider.refund({ idempotencyKey: refundKey(), providerRef: orderId, amountMinor: 100 })).toMatchObject({ status: "succeeded" });
+    const pending = await provider.refund({ idempotencyKey: refundKey(), providerRef: orderId, amountMinor: 100 });
+    expect(pending).toEqual({ status: "pending", refundRef: expect.any(String) as string });
+    if (pending.status !== "pending") throw new Error("expected a pending refund");
+    expect(await provider.retrieveRefund(pending.refundRef)).toEqual({ status: "pending", refundRef: pending.refundRef });
+    fake.settleRefund(pending.refundRef, "COMPLETED");
+    expect(await provider.retrieveRefund(pending.refundRef)).toEqual({ status: "succeeded", refundRef: pending.refundRef });
+  });
+
+  it.each(["FAILED", "CANCELLED"] as const)("a pending refund that PayPal ends as %s failed, and its amount can be refunded again", async (ending) => {
+    const provider = paypal();
+    const { orderId } = await paidOrder(provider);
+    fake.setNextRefundPending();
+    const pending = await provider.refund({ idempotencyKey: refundKey(), providerRef: orderId, amountMinor: 8970 });
+    if (pending.status !== "pending") throw new Error("expected a pending refund");
+    fake.settleRefund(pending.refundRef, ending);
+    expect(await provider.retrieveRefund(pending.refundRef)).toEqual({ status: "failed", reason: expect.stringContaining(ending) as string });
+    expect(await provider.refund({ idempotencyKey: refundKey(), providerRef: orderId, amountMinor: 8970 })).toMatchObject({ status: "succeeded" });
   });
 
   it("an order that was never paid has nothing to refund", async () => {
@@ -577,14 +593,19 @@ describe("verifyWebhook", () => {
       ["PAYMENT.CAPTURE.PENDING", capture, { type: "payment.processing", providerRef: orderId }],
       ["PAYMENT.CAPTURE.DENIED", capture, { type: "payment.failed", providerRef: orderId, code: "card_declined" }],
       ["PAYMENT.CAPTURE.DECLINED", capture, { type: "payment.failed", providerRef: orderId, code: "card_declined" }],
-      ["PAYMENT.CAPTURE.REFUNDED", fake.refund(first.refundRef), { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 1000 }],
-      ["PAYMENT.CAPTURE.REFUNDED", fake.refund(second.refundRef), { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 3000 }],
+      ["PAYMENT.CAPTURE.REFUNDED", fake.refund(first.refundRef), { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 1000, refund: { refundRef: first.refundRef, status: "succeeded" } }],
+      ["PAYMENT.CAPTURE.REFUNDED", fake.refund(second.refundRef), { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 3000, refund: { refundRef: second.refundRef, status: "succeeded" } }],
       [
         "PAYMENT.CAPTURE.REFUNDED",
         { ...refundWithoutLinks, supplementary_data: { related_ids: { capture_id: captureId } } },
-        { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 3000 },
+        { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 3000, refund: { refundRef: second.refundRef, status: "succeeded" } },
       ],
-      ["CUSTOMER.DISPUTE.CREATED", { dispute_id: "PP-D-1", disputed_transactions: [{ seller_transaction_id: captureId }] }, { type: "payment.disputed", providerRef: orderId }],
+      ["CUSTOMER.DISPUTE.CREATED", { dispute_id: "PP-D-1", disputed_transactions: [{ seller_transaction_id: captureId }] }, { type: "payment.disputed", providerRef: orderId, disputeRef: "PP-D-1" }],
+      [
+        "CUSTOMER.DISPUTE.RESOLVED",
+        { dispute_id: "PP-D-1", status: "RESOLVED", disputed_transactions: [{ seller_transaction_id: captureId }], dispute_outcome: { outcome_code: "RESOLVED_SELLER_FAVOUR" } },
+        { type: "payment.dispute_closed", providerRef: orderId, disputeRef: "PP-D-1", outcome: "RESOLVED_SELLER_FAVOUR" },
+      ],
       ["CUSTOMER.DISPUTE.CREATED", { dispute_id: "PP-D-2", disputed_transactions: [{ seller_transaction_id: "UNKNOWNCAPTURE" }] }, { type: "ignored", providerType: "CUSTOMER.DISPUTE.CREATED" }],
       ["VAULT.PAYMENT-TOKEN.CREATED", { id: "abc" }, { type: "ignored", providerType: "VAULT.PAYMENT-TOKEN.CREATED" }],
     ];
@@ -594,8 +615,38 @@ describe("verifyWebhook", () => {
     }
   });
 
+  it("a dispute PayPal opens and resolves is told as CUSTOMER.DISPUTE.CREATED, then CUSTOMER.DISPUTE.RESOLVED with its outcome", async () => {
+    const provider = paypal();
+    const { orderId } = await paidOrder(provider);
+    const created = await provider.verifyWebhook(signedHeaders(), fake.webhookEvent("CUSTOMER.DISPUTE.CREATED", orderId));
+    expect(created.event).toEqual({ type: "payment.disputed", providerRef: orderId, disputeRef: expect.stringMatching(/^PP-D-/) as string });
+    const resolved = await provider.verifyWebhook(signedHeaders(), fake.webhookEvent("CUSTOMER.DISPUTE.RESOLVED", orderId));
+    expect(resolved.event).toEqual({ type: "payment.dispute_closed", providerRef: orderId, disputeRef: created.event.type === "payment.disputed" ? created.event.disputeRef : "", outcome: "RESOLVED_SELLER_FAVOUR" });
+  });
+
+  it("a pending refund that completes is told as PAYMENT.CAPTURE.REFUNDED of that refund", async () => {
+    const provider = paypal();
+    const { orderId } = await paidOrder(provider);
+    fake.setNextRefundPending();
+    const pending = await provider.refund({ idempotencyKey: randomUUID(), providerRef: orderId, amountMinor: 2000 });
+    if (pending.status !== "pending") throw new Error("expected a pending refund");
+    fake.settleRefund(pending.refundRef, "COMPLETED");
+    const rawBody = fake.webhookEvent("PAYMENT.CAPTURE.REFUNDED", orderId);
+    expect((await provider.verifyWebhook(signedHeaders(), rawBody)).event).toEqual({
+      type: "payment.refunded",
+      providerRef: orderId,
+      amountRefundedMinor: 2000,
+      refund: { refundRef: pending.refundRef, status: "succeeded" },
+    });
+  });
+
   it.each<[string, FakeEventType[], (orderId: string) => PaymentEvent, PaymentOutcome["status"]]>([
-    ["a reversed capture is refunded in full", ["PAYMENT.CAPTURE.REVERSED"], (orderId) => ({ type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 8970 }), "succeeded"],
+    [
+      "a reversed capture is refunded in full",
+      ["PAYMENT.CAPTURE.REVERSED"],
+      (orderId) => ({ type: "payment.refunded", providerRef: orderId, amountRefundedMinor: 8970, refund: { refundRef: expect.any(String) as string, status: "succeeded" } }),
+      "succeeded",
+    ],
     ["a pending capture that completes is paid", ["PAYMENT.CAPTURE.COMPLETED"], (orderId) => ({ type: "payment.succeeded", providerRef: orderId, reusableMethodRef: expect.any(String) as string }), "succeeded"],
     ["a pending capture that is denied failed", ["PAYMENT.CAPTURE.DENIED"], (orderId) => ({ type: "payment.failed", providerRef: orderId, code: "card_declined" }), "declined"],
     ["an approval PayPal reversed before capture failed", ["CHECKOUT.PAYMENT-APPROVAL.REVERSED"], (orderId) => ({ type: "payment.failed", providerRef: orderId, code: "card_declined" }), "declined"],

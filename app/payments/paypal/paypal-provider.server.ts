@@ -25,6 +25,9 @@ import { verifyPayPalWebhook } from "./paypal-webhooks.server";
 
 export const payPalApiUrls = { live: "https://api-m.paypal.com", sandbox: "https://api-m.sandbox.paypal.com" } as const;
 
+/** Every origin of PayPal's REST API, live and sandbox (the go-live check refuses the sandbox on its own). */
+export const payPalApiOrigins: readonly string[] = [payPalApiUrls.live, payPalApiUrls.sandbox, "https://api.paypal.com", "https://api.sandbox.paypal.com"];
+
 export interface PayPalProviderOptions {
   clientId: string;
   clientSecret: string;
@@ -56,6 +59,7 @@ export interface PayPalProvider extends PaymentProvider {
   startPayment(input: PayPalStartPaymentInput): Promise<PaymentOutcome>;
   chargeSavedMethod(input: PayPalChargeSavedMethodInput): Promise<PaymentOutcome>;
   verifyWebhook(headers: Headers, rawBody: string): Promise<VerifiedWebhook>;
+  retrieveRefund(refundRef: string): Promise<RefundOutcome>;
 }
 
 export type { PayPalShipping };
@@ -233,12 +237,30 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       const refundId = textAt(answer.body, "id");
       const refundStatus = textAt(answer.body, "status");
       if (!refundId) throw new Error("PayPal answered a refund without an id");
-      if (refundStatus === "COMPLETED" || refundStatus === "PENDING") return { status: "succeeded", refundRef: refundId };
-      return { status: "failed", reason: `PayPal refund ${refundId} is ${refundStatus ?? "without status"}` };
+      return refundOutcome(refundId, refundStatus);
+    },
+
+    async retrieveRefund(refundRef: string): Promise<RefundOutcome> {
+      const path = `/v2/payments/refunds/${idSegment(refundRef, "refund")}`;
+      const answer = await api.call("GET", path);
+      if (!isSuccess(answer)) throw failure(`GET ${path}`, answer);
+      return refundOutcome(refundRef, textAt(answer.body, "status"));
     },
 
     verifyWebhook(headers, rawBody) {
       return verifyPayPalWebhook(webhookCheck, headers, rawBody);
     },
   };
+}
+
+/**
+ * A refund's status in our words. PENDING is not done: PayPal has not sent the money yet (an eCheck,
+ * a bank), tells of its completion by PAYMENT.CAPTURE.REFUNDED and of a failure by nothing but the
+ * refund's own record (FAILED, CANCELLED), which the store asks for later
+ * (https://developer.paypal.com/docs/api/payments/v2/#refunds_get).
+ */
+function refundOutcome(refundId: string, status: string | undefined): RefundOutcome {
+  if (status === "COMPLETED") return { status: "succeeded", refundRef: refundId };
+  if (status === "PENDING") return { status: "pending", refundRef: refundId };
+  return { status: "failed", reason: `PayPal refund ${refundId} is ${status ?? "without status"}` };
 }

@@ -74,6 +74,7 @@ export const payPalWebhookEventTypes = [
   "PAYMENT.CAPTURE.REFUNDED",
   "PAYMENT.CAPTURE.REVERSED",
   "CUSTOMER.DISPUTE.CREATED",
+  "CUSTOMER.DISPUTE.RESOLVED",
 ] as const;
 
 async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown): Promise<PaymentEvent> {
@@ -114,15 +115,24 @@ async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown
       const orderId = textAt(resource, "order_id") ?? textAt(resource, "id");
       return orderId ? { type: "payment.failed", providerRef: orderId, code: "card_declined" } : ignored;
     }
-    case "CUSTOMER.DISPUTE.CREATED": {
+    // A dispute names the capture it is about as the seller's transaction
+    // (https://developer.paypal.com/docs/api/customer-disputes/v1/); resolved, it carries its outcome.
+    case "CUSTOMER.DISPUTE.CREATED":
+    case "CUSTOMER.DISPUTE.RESOLVED": {
+      const disputeRef = textAt(resource, "dispute_id");
       const captureId = textAt(resource, "disputed_transactions", 0, "seller_transaction_id");
-      const orderId = captureId ? await orderIdOfCaptureId(api, captureId) : undefined;
-      return orderId ? { type: "payment.disputed", providerRef: orderId } : ignored;
+      const orderId = captureId && disputeRef ? await orderIdOfCaptureId(api, captureId) : undefined;
+      if (!orderId || !disputeRef) return ignored;
+      if (eventType === "CUSTOMER.DISPUTE.CREATED") return { type: "payment.disputed", providerRef: orderId, disputeRef };
+      return { type: "payment.dispute_closed", providerRef: orderId, disputeRef, outcome: textAt(resource, "dispute_outcome", "outcome_code") ?? "RESOLVED" };
     }
     default:
       return ignored;
   }
 }
+
+/** A refund's `status` (Payments v2 `refund_status`) in our words. */
+const refundStatuses: Readonly<Record<string, "pending" | "succeeded" | "failed">> = { PENDING: "pending", COMPLETED: "succeeded", FAILED: "failed", CANCELLED: "failed" };
 
 async function refundedEvent(api: PayPalApi, refund: unknown, ignored: PaymentEvent): Promise<PaymentEvent> {
   const orderId = textAt(refund, "supplementary_data", "related_ids", "order_id") ?? (await orderIdOfRefund(api, refund));
@@ -132,7 +142,9 @@ async function refundedEvent(api: PayPalApi, refund: unknown, ignored: PaymentEv
   const currency = textAt(amount, "currency_code");
   const amountMinor = value && currency ? minorOrUndefined(value, currency) : undefined;
   if (!orderId || amountMinor === undefined) return ignored;
-  return { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: amountMinor };
+  const refundId = textAt(refund, "id");
+  const status = refundStatuses[textAt(refund, "status") ?? ""];
+  return { type: "payment.refunded", providerRef: orderId, amountRefundedMinor: amountMinor, ...(refundId && status ? { refund: { refundRef: refundId, status } } : {}) };
 }
 
 /** A currency we do not sell in cannot be one of our payments: acknowledged, not retried forever. */

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { failed, missingEvents, passed, type PreflightCheck } from "../preflight-check";
+import { failed, missingEvents, passed, warned, type PreflightCheck } from "../preflight-check";
 import { apiHostSettings } from "./stripe-provider.server";
 import { stripeWebhookEventTypes } from "./stripe-webhooks.server";
 
@@ -59,6 +59,43 @@ function webhookCheck(endpoints: readonly Stripe.WebhookEndpoint[], publicUrl: s
   return passed(name, `${url} receives every event the store handles`);
 }
 
+/**
+ * The store reads events with the types of the SDK it pins, written for one API version; an endpoint
+ * that renders its events in another version may send objects of another shape (a field renamed or
+ * gone), and the event is then misread or ignored. The version is chosen when the endpoint is made
+ * (`api_version` of POST /v1/webhook_endpoints; in the dashboard, "Events version").
+ */
+function webhookVersionCheck(endpoints: readonly Stripe.WebhookEndpoint[], publicUrl: string): PreflightCheck | null {
+  const name = "Stripe webhook version";
+  const url = `${publicUrl}/webhooks/stripe`;
+  const endpoint = endpoints.find((candidate) => candidate.url === url && candidate.status === "enabled");
+  if (!endpoint) return null;
+  const fix = `Make the endpoint for ${url} anew with the events version ${Stripe.API_VERSION} (Developers → Webhooks), and set STRIPE_WEBHOOK_SECRET to its signing secret.`;
+  if (endpoint.api_version === null) return warned(name, "the endpoint sends events of the account's default API version, which may not be the one the store reads", fix);
+  if (endpoint.api_version !== Stripe.API_VERSION) return failed(name, `the endpoint sends events of API version ${endpoint.api_version}; the store reads ${Stripe.API_VERSION}`, fix);
+  return passed(name, `events of API version ${Stripe.API_VERSION}, the store's`);
+}
+
+/**
+ * Methods whose payment is kept for later as a SEPA Direct Debit mandate (Stripe's
+ * `generated_sepa_debit`): the store's one-click upsells after them are SEPA debits, which the
+ * account must take (https://docs.stripe.com/payments/bancontact/set-up-payment).
+ */
+const methodsSavedAsSepaDebit = ["bancontact", "ideal"];
+
+function sepaDebitCheck(configurations: readonly Stripe.PaymentMethodConfiguration[], methodsByMarket: StripePreflightInput["methodsByMarket"]): PreflightCheck | null {
+  const name = "Stripe SEPA Direct Debit";
+  const relying = Object.entries(methodsByMarket).flatMap(([market, methods]) => methods.filter((method) => methodsSavedAsSepaDebit.includes(method)).map((method) => [market, method] as const));
+  if (relying.length === 0) return null;
+  const configuration = configurations.find((candidate) => candidate.is_default && candidate.active);
+  if (!configuration) return null;
+  const uses = relying.map(([market, method]) => `${market}'s ${method === "ideal" ? "iDEAL" : "Bancontact"}`).join(", ");
+  if (configuration.sepa_debit?.available !== true) {
+    return failed(name, `not available on the account, and ${uses} payments are charged again by it for upsells`, "Turn SEPA Direct Debit on in Stripe's dashboard (Settings → Payment methods).");
+  }
+  return passed(name, `available for the upsells after ${uses}`);
+}
+
 function methodsCheck(configurations: readonly Stripe.PaymentMethodConfiguration[], methodsByMarket: StripePreflightInput["methodsByMarket"]): PreflightCheck {
   const name = "Stripe payment methods";
   const fix = "Turn the methods on in Stripe's dashboard (Settings → Payment methods), or take them out of content/commerce/payment-methods.json.";
@@ -83,9 +120,13 @@ export async function stripePreflight(input: StripePreflightInput): Promise<Pref
     return [keys, failed("Stripe account", refusal(error), "Check STRIPE_SECRET_KEY (Developers → API keys) and that the server can reach Stripe.")];
   }
   const checks = [keys, webhookCheck(endpoints, input.publicUrl)];
+  const version = webhookVersionCheck(endpoints, input.publicUrl);
+  if (version) checks.push(version);
   try {
     const configurations = await stripe.paymentMethodConfigurations.list({ limit: 100 }).autoPagingToArray({ limit: 1000 });
     checks.push(methodsCheck(configurations, input.methodsByMarket));
+    const sepa = sepaDebitCheck(configurations, input.methodsByMarket);
+    if (sepa) checks.push(sepa);
   } catch (error) {
     checks.push(failed("Stripe payment methods", refusal(error), "Give the key read access to payment method configurations."));
   }

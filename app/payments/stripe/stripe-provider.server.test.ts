@@ -502,10 +502,24 @@ describe("verifyWebhook", () => {
     expect(event).toEqual({ type: "payment.refunded", providerRef: intentId, amountRefundedMinor: 2500 });
   });
 
-  it("maps charge.dispute.created to the disputed intent", async () => {
+  it("maps charge.dispute.created to the disputed intent and the dispute", async () => {
     const intentId = refOf(await stripe().startPayment(checkout()));
-    const { event } = await verified("charge.dispute.created", fake.dispute(intentId));
-    expect(event).toEqual({ type: "payment.disputed", providerRef: intentId });
+    const dispute = fake.dispute(intentId);
+    const { event } = await verified("charge.dispute.created", dispute);
+    expect(event).toEqual({ type: "payment.disputed", providerRef: intentId, disputeRef: dispute.id });
+  });
+
+  it.each(["won", "lost"] as const)("maps charge.dispute.closed of a dispute %s to its closing", async (outcome) => {
+    const intentId = refOf(await stripe().startPayment(checkout()));
+    const dispute = fake.dispute(intentId);
+    const { event } = await verified("charge.dispute.closed", fake.closeDispute(String(dispute.id), outcome));
+    expect(event).toEqual({ type: "payment.dispute_closed", providerRef: intentId, disputeRef: dispute.id, outcome });
+  });
+
+  it("acknowledges charge.dispute.updated, which neither opens nor closes a dispute", async () => {
+    const intentId = refOf(await stripe().startPayment(checkout()));
+    const { event } = await verified("charge.dispute.updated", { ...fake.dispute(intentId), status: "under_review" });
+    expect(event).toEqual({ type: "ignored", providerType: "charge.dispute.updated" });
   });
 
   it.each(["customer.created", "payment_intent.created", "charge.succeeded"])("acknowledges %s as ignored", async (type) => {

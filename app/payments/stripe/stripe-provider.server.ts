@@ -71,6 +71,9 @@ function parseHttpUrl(value: string, option: string): URL {
   return url;
 }
 
+/** Stripe's own origins: its API (the SDK's default) and Stripe.js, which must be loaded from Stripe. */
+export const stripeOrigins = { api: "https://api.stripe.com", js: "https://js.stripe.com" } as const;
+
 /** The SDK's host settings for another API origin; it always requests `/v1/...` there. */
 export function apiHostSettings(apiUrl: string): { host: string; port: number; protocol: "http" | "https" } {
   const url = parseHttpUrl(apiUrl, "apiUrl");

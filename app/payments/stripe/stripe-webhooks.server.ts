@@ -49,6 +49,7 @@ export const stripeWebhookEventTypes = [
   "refund.failed",
   "charge.refund.updated",
   "charge.dispute.created",
+  "charge.dispute.closed",
 ] as const;
 
 export function paymentEventOf(event: Stripe.Event): PaymentEvent {
@@ -83,7 +84,14 @@ export function paymentEventOf(event: Stripe.Event): PaymentEvent {
     case "charge.dispute.created": {
       const providerRef = stripeIdOf(event.data.object.payment_intent);
       if (!providerRef) return { type: "ignored", providerType: event.type };
-      return { type: "payment.disputed", providerRef };
+      return { type: "payment.disputed", providerRef, disputeRef: event.data.object.id };
+    }
+    // "Occurs when a dispute is closed and the dispute status changes to lost, warning_closed, or won."
+    case "charge.dispute.closed": {
+      const dispute = event.data.object;
+      const providerRef = stripeIdOf(dispute.payment_intent);
+      if (!providerRef) return { type: "ignored", providerType: event.type };
+      return { type: "payment.dispute_closed", providerRef, disputeRef: dispute.id, outcome: dispute.status };
     }
     default:
       return { type: "ignored", providerType: event.type };

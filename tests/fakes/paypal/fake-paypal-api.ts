@@ -72,6 +72,9 @@ export type FakeEventType =
   | "PAYMENT.CAPTURE.PENDING"
   | "PAYMENT.CAPTURE.DENIED"
   | "PAYMENT.CAPTURE.REVERSED"
+  | "PAYMENT.CAPTURE.REFUNDED"
+  | "CUSTOMER.DISPUTE.CREATED"
+  | "CUSTOMER.DISPUTE.RESOLVED"
   | "CHECKOUT.ORDER.APPROVED"
   | "CHECKOUT.PAYMENT-APPROVAL.REVERSED";
 /** How an order paid from a kept account ends; PAYER_ACTION_REQUIRED sends the buyer to PayPal after all. */
@@ -133,6 +136,12 @@ export interface FakePayPal {
   setNextVaultedOutcome(outcome: FakeVaultedOutcome): void;
   /** The next refund answers PENDING instead of COMPLETED. */
   setNextRefundPending(): void;
+  /**
+   * A PENDING refund ends: COMPLETED, or FAILED / CANCELLED, which give its amount back to what the
+   * capture may still refund. PayPal announces a completion with PAYMENT.CAPTURE.REFUNDED and a
+   * failure with no event: only GET /v2/payments/refunds/{id} shows it.
+   */
+  settleRefund(refundId: string, status: "COMPLETED" | "FAILED" | "CANCELLED"): void;
   /** The next matching request answers an error. */
   failNext(failure?: FakeFailure): void;
   /** What the webhook verification answers (a webhook id other than ours always gets FAILURE). */
@@ -197,7 +206,7 @@ interface FakeRefund {
   captureId: string;
   currency: string;
   minor: number;
-  status: "COMPLETED" | "PENDING";
+  status: "COMPLETED" | "PENDING" | "FAILED" | "CANCELLED";
   totalRefundedMinor: number;
 }
 
@@ -257,6 +266,7 @@ const endpoints = {
   capture: { document: "checkout_orders_v2", path: "/v2/checkout/orders/{id}/capture", method: "post" },
   getCapture: { document: "payments_payment_v2", path: "/v2/payments/captures/{capture_id}", method: "get" },
   refund: { document: "payments_payment_v2", path: "/v2/payments/captures/{capture_id}/refund", method: "post" },
+  getRefund: { document: "payments_payment_v2", path: "/v2/payments/refunds/{refund_id}", method: "get" },
 } as const satisfies Record<string, Endpoint>;
 
 /**
@@ -434,6 +444,8 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   const exchanges: RecordedExchange[] = [];
   const webhooks = (options.webhooks ?? []).map((webhook, index) => ({ ...webhook, id: webhook.id ?? (index === 0 ? webhookId : paypalId(17)) }));
   let nextRefundPending = false;
+  /** The open or resolved dispute of each capture, by capture id. */
+  const disputeIds = new Map<string, string>();
   let verificationStatus: "SUCCESS" | "FAILURE" = "SUCCESS";
   let baseUrl = "";
 
@@ -809,6 +821,11 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
         const found = captures.get(capture[1] ?? "");
         return found ? { status: 200, body: captureJson(found) } : notFound(endpoints.getCapture);
       }
+      const refund = /^\/v2\/payments\/refunds\/([^/]+)$/.exec(path);
+      if (refund) {
+        const found = refunds.get(refund[1] ?? "");
+        return found ? { status: 200, body: refundJson(found) } : notFound(endpoints.getRefund);
+      }
       if (path === "/v1/notifications/webhooks") return { status: 200, body: { webhooks: webhooks.map(webhookJson) } };
     }
     if (method === "POST" && request.body === null) return { status: 400, body: errorBody(400, [{ field: "/", location: "body", issue: "MALFORMED_REQUEST_JSON", description: "The request JSON is not well formed." }]) };
@@ -871,10 +888,41 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
         resourceType = "capture";
         resource = captureJson(needCapture());
         break;
+      case "PAYMENT.CAPTURE.REFUNDED": {
+        // "A merchant refunds a payment capture": the capture's latest refund.
+        const refunded = [...refunds.values()].filter((refund) => refund.captureId === needCapture().id).at(-1);
+        if (!refunded) throw new Error(`Fake PayPal: order ${orderId} has no refund for ${eventType}`);
+        resourceType = "refund";
+        resource = refundJson(refunded);
+        break;
+      }
       case "PAYMENT.CAPTURE.REVERSED": {
         const reversed = needCapture();
         resourceType = "refund";
         resource = { ...refundJson(addRefund(reversed, reversed.minor - reversed.refundedMinor, "COMPLETED")), note_to_payer: "Payment reversed" };
+        break;
+      }
+      // A dispute's resource follows the Disputes API's `dispute` (https://developer.paypal.com/docs/api/customer-disputes/v1/):
+      // its id, the capture it disputes as the seller's transaction, and once resolved its outcome.
+      case "CUSTOMER.DISPUTE.CREATED":
+      case "CUSTOMER.DISPUTE.RESOLVED": {
+        const disputedCapture = needCapture();
+        const disputeId = disputeIds.get(disputedCapture.id) ?? `PP-D-${paypalId(5)}`;
+        disputeIds.set(disputedCapture.id, disputeId);
+        const resolved = eventType === "CUSTOMER.DISPUTE.RESOLVED";
+        resourceType = "dispute";
+        resource = {
+          dispute_id: disputeId,
+          create_time: new Date().toISOString(),
+          update_time: new Date().toISOString(),
+          disputed_transactions: [{ seller_transaction_id: disputedCapture.id, create_time: new Date().toISOString() }],
+          reason: "MERCHANDISE_OR_SERVICE_NOT_RECEIVED",
+          status: resolved ? "RESOLVED" : "OPEN",
+          dispute_amount: { currency_code: disputedCapture.currency, value: valueOf(disputedCapture.minor, disputedCapture.currency) },
+          ...(resolved ? { dispute_outcome: { outcome_code: "RESOLVED_SELLER_FAVOUR" } } : {}),
+          dispute_life_cycle_stage: resolved ? "CHARGEBACK" : "INQUIRY",
+          links: [{ href: `${baseUrl}/v1/customer/disputes/${disputeId}`, rel: "self", method: "GET" }],
+        };
         break;
       }
       case "CHECKOUT.ORDER.APPROVED":
@@ -1018,6 +1066,16 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       }),
     setNextVaultedOutcome: (outcome) => {
       nextVaultedOutcome = outcome;
+    },
+    settleRefund(refundId, status) {
+      const refund = refunds.get(refundId);
+      if (refund?.status !== "PENDING") throw new Error(`Fake PayPal: no pending refund ${refundId}`);
+      refund.status = status;
+      if (status === "COMPLETED") return;
+      const capture = captures.get(refund.captureId);
+      if (!capture) return;
+      capture.refundedMinor -= refund.minor;
+      capture.status = capture.refundedMinor === 0 ? "COMPLETED" : "PARTIALLY_REFUNDED";
     },
     setNextRefundPending: () => {
       nextRefundPending = true;

@@ -15,13 +15,16 @@
  * The store talks to Stripe through the `stripe` package, which pins an API version and is
  * generated from spec3.json of that version. When the document read is of another version, each
  * request body's parameter names follow the package's own parameter types (`PaymentIntentCreateParams`
- * and so on): names the package lacks are dropped, names the document lacks are added as `{}`
- * (any value) and listed in the operation's `x-parameters-from-sdk`.
+ * and so on): names the package lacks are dropped, names the document lacks are added with the
+ * schema of their declared type (read with the TypeScript compiler: objects closed to the names
+ * they declare, string unions as enums) and listed in the operation's `x-parameters-from-sdk`, so
+ * an unknown name inside them is refused as Stripe refuses it.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 
 /** The operations, and for those with a body the `stripe` package's type of their parameters. */
 export const operations = [
@@ -44,13 +47,71 @@ function sdkParameterNames(sdkFolder, file, name) {
   return new Set(Array.from(text.slice(start, end).matchAll(/^ {4}([a-z_0-9]+)\??:/gm), (match) => match[1]));
 }
 
+/**
+ * The JSON schema of a declared parameter type of the package. `OtherString` (`string & {}`), which
+ * the package adds to every list of values so that code keeps compiling against newer versions, is
+ * left out: the values listed are those of the pinned API version. `Emptyable<T>` (`'' | null | T`)
+ * keeps `''`, Stripe's way to unset a value in a form; `null` cannot be sent in a form.
+ */
+function schemaOfType(checker, type, depth = 0) {
+  if (depth > 16) return {};
+  const flags = type.flags;
+  if (type.isUnion()) {
+    const members = type.types.filter((member) => !(member.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null)) && !isOtherString(member));
+    const literals = members.filter((member) => member.isStringLiteral());
+    const hasBoolean = members.some((member) => member.flags & ts.TypeFlags.BooleanLiteral);
+    const others = members.filter((member) => !member.isStringLiteral() && !(member.flags & ts.TypeFlags.BooleanLiteral));
+    const options = [
+      ...(literals.length > 0 ? [{ type: "string", enum: literals.map((literal) => literal.value) }] : []),
+      ...(hasBoolean ? [{ type: "boolean" }] : []),
+      ...others.map((member) => schemaOfType(checker, member, depth + 1)),
+    ];
+    if (options.length === 0) return { type: "string" };
+    return options.length === 1 ? options[0] : { anyOf: options };
+  }
+  if (isOtherString(type) || flags & ts.TypeFlags.String) return { type: "string" };
+  if (type.isStringLiteral()) return { type: "string", enum: [type.value] };
+  if (flags & ts.TypeFlags.Number) return { type: "number" };
+  if (flags & (ts.TypeFlags.Boolean | ts.TypeFlags.BooleanLiteral)) return { type: "boolean" };
+  if (checker.isArrayType(type)) return { type: "array", items: schemaOfType(checker, checker.getTypeArguments(type)[0], depth + 1) };
+  if (flags & ts.TypeFlags.Object) {
+    const properties = checker.getPropertiesOfType(type);
+    const [index] = checker.getIndexInfosOfType(type);
+    if (properties.length === 0 && index) return { type: "object", additionalProperties: schemaOfType(checker, index.type, depth + 1) };
+    const required = properties.filter((property) => !(property.flags & ts.SymbolFlags.Optional)).map((property) => property.name);
+    return {
+      type: "object",
+      properties: Object.fromEntries(properties.map((property) => [property.name, schemaOfType(checker, checker.getTypeOfSymbol(property), depth + 1)])),
+      ...(required.length > 0 ? { required } : {}),
+      additionalProperties: false,
+    };
+  }
+  return {};
+}
+
+function isOtherString(type) {
+  return type.isIntersection() && type.types.some((member) => member.flags & ts.TypeFlags.String);
+}
+
+/** The schemas of the top-level parameters of an exported interface in one of the package's declaration files. */
+function sdkParameterSchemas(sdkFolder, file, name) {
+  const path = join(sdkFolder, "cjs", "resources", file);
+  const program = ts.createProgram([path], { strict: true, noEmit: true, skipLibCheck: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(path);
+  const declaration = source?.statements.find((statement) => ts.isInterfaceDeclaration(statement) && statement.name.text === name);
+  if (!declaration) throw new Error(`${file} has no interface ${name}`);
+  const type = checker.getTypeAtLocation(declaration);
+  return new Map(checker.getPropertiesOfType(type).map((property) => [property.name, schemaOfType(checker, checker.getTypeOfSymbol(property))]));
+}
+
 /** A request body's names made those of the package's API version. */
-function alignBody(operation, names) {
+function alignBody(operation, names, sdkSchemas) {
   const media = operation.requestBody?.content?.["application/x-www-form-urlencoded"];
   if (!media?.schema?.properties) return operation;
   const properties = Object.fromEntries(Object.entries(media.schema.properties).filter(([name]) => names.has(name)));
   const added = [...names].filter((name) => !(name in properties)).sort();
-  for (const name of added) properties[name] = {};
+  for (const name of added) properties[name] = sdkSchemas.get(name) ?? {};
   const encoding = media.encoding ? Object.fromEntries(Object.entries(media.encoding).filter(([name]) => names.has(name))) : undefined;
   return {
     ...operation,
@@ -106,7 +167,7 @@ export function extract(spec, source, sdkFolder) {
     const operation = spec.paths[path]?.[method];
     if (!operation) throw new Error(`spec3.json has no ${method.toUpperCase()} ${path}`);
     paths[path] ??= {};
-    paths[path][method] = slim(file ? alignBody(operation, sdkParameterNames(sdkFolder, file, typeName)) : operation, frontier);
+    paths[path][method] = slim(file ? alignBody(operation, sdkParameterNames(sdkFolder, file, typeName), sdkParameterSchemas(sdkFolder, file, typeName)) : operation, frontier);
   }
   const kept = new Map();
   for (let depth = 1; depth <= maxDepth && frontier.size > 0; depth += 1) {
@@ -128,7 +189,7 @@ export function extract(spec, source, sdkFolder) {
       version: spec.info.version,
       description:
         `Cut from Stripe's OpenAPI document by tests/fakes/stripe/extract-openapi.mjs: the operations the store calls and the schemas ` +
-        `they reference, to ${maxDepth} references deep; deeper references are {} (any value), and so are the objects of expandable fields the store does not expand (all but ${[...expandedByStore].join(", ")}); descriptions of schemas are dropped.`,
+        `they reference, to ${maxDepth} references deep; deeper references are {} (any value), and so are the objects of expandable fields the store does not expand (all but ${[...expandedByStore].join(", ")}); descriptions of schemas are dropped. Request parameters of the package's API version that the document lacks (x-parameters-from-sdk) are typed from the package's TypeScript declarations, closed to the names they declare.`,
       "x-source": { repository: "stripe/openapi", file: "openapi/spec3.json", apiVersion: spec.info.version, ...source },
       "x-request-parameters": {
         package: "stripe",

@@ -66,10 +66,19 @@ describe("the fake's contract checks", () => {
     ["/v1/payment_intents", "amount=1000&currency=eur&payment_method_types[0]=card", "payment_method_types"],
     ["/v1/refunds", "payment_intent=pi_1&amount=1&refund_note=late", "refund_note"],
     ["/v1/payment_intents", "amount=1000&currency=eur&payment_method_data[type]=swish&payment_method_data[colour]=red", "payment_method_data[colour]"],
+    // Parameters of the pinned API version that the document lacks are typed from the stripe package's declarations.
+    ["/v1/payment_intents", "amount=1000&currency=eur&hooks[inputs][colour]=red", "hooks[inputs][colour]"],
+    ["/v1/payment_intents", "amount=1000&currency=eur&amount_details[colour]=red", "amount_details[colour]"],
   ])("answers parameter_unknown to an undocumented parameter on %s", async (path, form, param) => {
     const answer = await send("POST", path, { form });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ type: "invalid_request_error", code: "parameter_unknown", param });
+  });
+
+  it("refuses an object where a parameter taken from the package is a string", async () => {
+    const answer = await send("POST", "/v1/customers", { form: "name=A&individual_name[colour]=red" });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: "invalid_request_error", code: "parameter_invalid", param: "individual_name" });
   });
 
   it.each([
@@ -81,6 +90,8 @@ describe("the fake's contract checks", () => {
     ["a boolean that is not one", "amount=1000&currency=eur&payment_method=pm_card_visa&confirm=yes", "confirm"],
     ["both a method and a ConfirmationToken", "amount=1000&currency=eur&payment_method=pm_card_visa&confirmation_token=ctoken_1&confirm=true", "confirmation_token"],
     ["an unknown customer", "amount=1000&currency=eur&customer=cus_nobody", "customer"],
+    ["a method type the API version does not know", "amount=1000&currency=eur&allowed_payment_method_types[0]=sofort_by_post", "allowed_payment_method_types[0]"],
+    ["a flag that is not a boolean in a parameter from the package", "amount=1000&currency=eur&amount_details[enforce_arithmetic_validation]=maybe", "amount_details[enforce_arithmetic_validation]"],
   ])("refuses a PaymentIntent with %s", async (_name, form, param) => {
     const answer = await send("POST", "/v1/payment_intents", { form });
     expect(answer.status).toBeGreaterThanOrEqual(400);

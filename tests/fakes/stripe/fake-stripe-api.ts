@@ -22,6 +22,8 @@ export interface FakeWebhookEndpoint {
   enabled_events: string[];
   /** Default "enabled". */
   status?: "enabled" | "disabled";
+  /** The API version its events are rendered in; default null (the account's default version). */
+  api_version?: string | null;
 }
 
 export interface FakePaymentMethodConfiguration {
@@ -119,6 +121,11 @@ export interface FakeStripe {
   settleRefund(refundId: string, outcome: "succeeded" | "failed"): void;
   /** A dispute the bank opened on the intent's charge, as in `charge.dispute.created`. */
   dispute(paymentIntentId: string): Record<string, unknown>;
+  /**
+   * The dispute as `charge.dispute.closed` shows it: "Occurs when a dispute is closed and the dispute
+   * status changes to lost, warning_closed, or won" (https://docs.stripe.com/api/events/types).
+   */
+  closeDispute(disputeId: string, status: "won" | "lost" | "warning_closed"): Record<string, unknown>;
   /** A ConfirmationToken for a test method, as Stripe's test helper creates one. */
   confirmationToken(paymentMethod: string): string;
   /** The buyer on Stripe's authentication page: approves (the payment succeeds) or fails. */
@@ -386,6 +393,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const intents = new Map<string, FakeIntent>();
   const charges = new Map<string, FakeCharge>();
   const refunds = new Map<string, FakeRefund>();
+  const disputes = new Map<string, Record<string, unknown> & { id: string; status: string }>();
   const confirmationTokens = new Map<string, { paymentMethod: string; used: boolean }>();
   let holdRefund = false;
   const idempotent = new Map<string, StoredAnswer>();
@@ -397,7 +405,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const webhookEndpoints = (options.webhookEndpoints ?? []).map((endpoint) => ({
     id: stripeId("we"),
     object: "webhook_endpoint",
-    api_version: null,
+    api_version: endpoint.api_version ?? null,
     application: null,
     created: nowSeconds(),
     description: null,
@@ -1058,7 +1066,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     dispute(paymentIntentId) {
       const intent = requireIntent(paymentIntentId);
       if (!intent.latestCharge) throw new Error(`Fake Stripe: PaymentIntent ${paymentIntentId} has no charge to dispute`);
-      return { id: stripeId("dp"), object: "dispute", amount: intent.amount, currency: intent.currency, charge: intent.latestCharge, payment_intent: intent.id, reason: "fraudulent", status: "needs_response", created: nowSeconds(), livemode };
+      const dispute = { id: stripeId("dp"), object: "dispute", amount: intent.amount, currency: intent.currency, charge: intent.latestCharge, payment_intent: intent.id, reason: "fraudulent", status: "needs_response", created: nowSeconds(), livemode };
+      disputes.set(dispute.id, dispute);
+      return { ...dispute };
+    },
+    closeDispute(disputeId, status) {
+      const dispute = disputes.get(disputeId);
+      if (!dispute) throw new Error(`Fake Stripe: no dispute ${disputeId}`);
+      dispute.status = status;
+      return { ...dispute };
     },
     confirmationToken(paymentMethod) {
       if (!magicBehaviour(paymentMethod) && !methods.has(paymentMethod)) throw new Error(`Fake Stripe: ${paymentMethod} is not a test payment method`);
