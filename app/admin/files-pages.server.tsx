@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { addDigitalFile, filesByProduct } from "../downloads/digital-files.server";
-import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { addDigitalFile, fileById, filesByProduct } from "../downloads/digital-files.server";
+import { contentDisposition, pulled } from "../downloads/download-handler.server";
+import { forbidden, MessageView, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
 import { recordAudit } from "../db/audit.server";
 import { BadForm, htmlPage, redirect } from "./http.server";
 import { may } from "./operators.server";
@@ -46,7 +47,28 @@ async function upload(context: AdminContext): Promise<Response> {
   }
 }
 
+/**
+ * An operator reads a stored file as a buyer of a real order would get it: test orders only ever get
+ * the generated test delivery, so this is where the real bytes are checked.
+ */
+async function readStoredFile(context: AdminContext): Promise<Response> {
+  const { store, params } = context;
+  const file = await fileById(store.db, Number(params.id));
+  if (!file) return notFound("There is no such file.");
+  const headers = { "Content-Type": file.contentType, "Content-Length": String(file.bytes), "Content-Disposition": contentDisposition(file.fileName), "Cache-Control": "private, no-store" };
+  if (context.request.method === "HEAD") return new Response(null, { headers });
+  let stream;
+  try {
+    stream = await store.files.read(file.storageKey, { start: 0, end: file.bytes - 1 });
+  } catch (error) {
+    console.error(`File ${file.id} could not be read from the storage`, error instanceof Error ? error.message : error);
+    return htmlPage(<MessageView title="File unavailable" text="The storage did not give this file. Upload it again." />, 503);
+  }
+  return new Response(pulled(stream), { headers });
+}
+
 export const filesRoutes: readonly AdminRoute[] = [
   { method: "GET", pattern: /^\/admin\/files\/?$/, handle: (context) => showFiles(context, noticeFrom(context.url, notices)) },
+  { method: "GET", pattern: /^\/admin\/files\/(\d{1,15})$/, params: ["id"], handle: readStoredFile },
   { method: "POST", pattern: /^\/admin\/files\/?$/, handle: upload },
 ];
