@@ -8,6 +8,7 @@ import { addOperator, logIn } from "./support/back-office";
 import { launchChromium, openHydrated } from "./support/chromium";
 import { addFile, downloadPathsIn, randomPdf } from "./support/digital-files";
 import { mailFiles, readable } from "./support/mail-files";
+import { rawRequest } from "./support/raw-http";
 import { startServer, type RunningServer } from "./support/server";
 
 /**
@@ -202,5 +203,33 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     const altered = await fetch(`${server.url}${first.slice(0, -3)}abc`, { headers: { "Accept-Language": "fr-FR" } });
     expect(altered.status).toBe(404);
     expect(await altered.text()).toContain("incomplet ou a été modifié");
+  });
+  it("takes a file uploaded in the back office as it streams in, and refuses an upload without a session before reading it", { timeout: 120_000 }, async () => {
+    const page = await newPage();
+    await logIn(page, server.url, "owner@example.com", ownerPassword);
+    await page.waitForURL(`${server.url}/admin/orders`);
+    await page.goto(`${server.url}/admin/files`);
+    const book = randomPdf(2_500_000);
+    const path = join(dataDir, "recipes-2.pdf");
+    await writeFile(path, book);
+    const form = page.locator('[data-testid="admin-product-files"][data-product="ebook"] form');
+    await form.getByTestId("admin-file-input").setInputFiles(path);
+    await form.getByTestId("admin-file-upload").click();
+    await page.waitForURL(/done=uploaded/);
+    const ebookFiles = page.locator('[data-testid="admin-product-files"][data-product="ebook"] [data-testid="admin-file"]');
+    expect(await ebookFiles.first().textContent()).toMatch(/default.*2.*application\/pdf.*current/);
+    const [download] = await Promise.all([page.waitForEvent("download"), ebookFiles.first().getByTestId("admin-file-read").click()]);
+    expect((await readFile(await download.path())).equals(book)).toBe(true);
+    await page.context().close();
+
+    // Without a session: refused before the body, whose announced 100 MB are never read.
+    const refused = await rawRequest(server.url, [
+      `POST /admin/files HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nOrigin: ${server.url}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`,
+      Buffer.alloc(64 * 1024, 0x41),
+    ]);
+    expect(refused.status).toBe(401);
+    expect(refused.text.toLowerCase()).toContain("\r\nconnection: close\r\n");
+    // The connection closed after the answer, not after a timeout of the test.
+    expect(refused.closedAfterMs).not.toBeNull();
   });
 });
