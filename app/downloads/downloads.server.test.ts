@@ -319,7 +319,8 @@ describe.each(databaseKinds)("attacks on the download limit on %s", (kind) => {
 
   it("refuses a range that starts after the first byte once the downloads are used up, however often it is asked", async () => {
     const link = await audioLink();
-    for (let i = 0; i < limits.linkMaxDownloads; i++) expect(Buffer.from(await (await link.get()).arrayBuffer())).toEqual(audio);
+    // Compared with equals(): a deep equality over 600,000 elements takes seconds each.
+    for (let i = 0; i < limits.linkMaxDownloads; i++) expect(Buffer.from(await (await link.get()).arrayBuffer()).equals(audio)).toBe(true);
     for (const range of ["bytes=1-", "bytes=1-", "bytes=300000-"]) {
       const refused = await link.get({ Range: range });
       expect(refused.status).toBe(410);
@@ -332,7 +333,7 @@ describe.each(databaseKinds)("attacks on the download limit on %s", (kind) => {
     const link = await audioLink();
     const part = await link.get({ Range: "bytes=1-" });
     expect(part.status).toBe(206);
-    expect(Buffer.from(await part.arrayBuffer())).toEqual(audio.subarray(1));
+    expect(Buffer.from(await part.arrayBuffer()).equals(audio.subarray(1))).toBe(true);
     expect(await link.count()).toBe(1);
     // A whole download is nothing to resume either.
     const again = await link.get({ Range: "bytes=1-" });
@@ -352,7 +353,7 @@ describe.each(databaseKinds)("attacks on the download limit on %s", (kind) => {
     const second = await cutOff(link);
     const resumed = await link.get({ Range: `bytes=${second}-` });
     expect(resumed.status).toBe(206);
-    expect(Buffer.from(await resumed.arrayBuffer())).toEqual(audio.subarray(second));
+    expect(Buffer.from(await resumed.arrayBuffer()).equals(audio.subarray(second))).toBe(true);
     expect(await link.count()).toBe(3);
     expect((await link.recorded()).filter((row) => !row.counted)).toHaveLength(1);
   });
