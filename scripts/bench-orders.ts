@@ -47,13 +47,16 @@ function percentile(sorted: number[], share: number): number {
 async function buyOnce(baseUrl: string, bundle: string): Promise<{ ok: boolean; payMs: number; cookie: string; from: Record<string, string> }> {
   const checkout = `${baseUrl}/checkout/de?bundle=${bundle}`;
   const from = { "X-Forwarded-For": nextBuyerAddress() };
-  const html = await (await fetch(checkout, { headers: { "Accept-Encoding": "gzip, br", ...from } })).text();
+  const shown = await fetch(checkout, { headers: { "Accept-Encoding": "gzip, br", ...from } });
+  // The form's token counts only with the cookie the page set for this browser.
+  const checkoutCookie = /vn_checkout=[^;]+/.exec(shown.headers.get("set-cookie") ?? "")?.[0] ?? "";
+  const html = await shown.text();
   const token = /name="token" value="([^"]+)"/.exec(html)?.[1] ?? "";
   const started = performance.now();
   const response = await fetch(checkout, {
     method: "POST",
     body: new URLSearchParams({ ...buyer, bundle, token }),
-    headers: from,
+    headers: { ...from, Cookie: checkoutCookie },
     redirect: "manual",
   });
   await response.arrayBuffer();

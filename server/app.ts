@@ -1,7 +1,4 @@
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -9,13 +6,13 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { ServerBuild } from "react-router";
 import { contentSecurityPolicy } from "./csp.js";
 import { installFrontDoor, serverRuntime, type FrontDoorHooks, type ServerRuntime } from "./front-door.js";
-import { policies } from "./limits.js";
 import { serveCachedPages, stripInternalHeaders, type GeoPageOf } from "./cached-pages.js";
 import { onTheFlyCompression } from "./encoding.js";
 import { PageCache, pageCacheBudget } from "./page-cache.js";
 import { indexClientFiles } from "./prerendered.js";
 import { sendRepresentation, type Representation } from "./representation.js";
 import { rejectMalformedUrls, rejectUnsupportedMethods } from "./request-guard.js";
+import { serveBackOffice, serveDownloads } from "./app-bridge.js";
 import { splitTests, type RouteExperiment } from "./split-tests.js";
 
 const staticPolicy = contentSecurityPolicy([]);
@@ -39,86 +36,6 @@ interface EntryModule extends FrontDoorHooks {
   handleAdminRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
   handleDownloadRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
   routeExperiment?: RouteExperiment;
-}
-
-/** The back office's body limit per path: its file upload takes more than its forms. */
-const maxAdminBody = (path: string) => (path === "/files" || path === "/files/" ? policies.adminUpload.bodyBytes : policies.admin.bodyBytes);
-
-/** Reads a request body up to a limit; beyond it the answer is 413 and the body is not kept. */
-async function readBody(req: Request, limit: number): Promise<Buffer | "too_large"> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return "too_large";
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** The Fetch request the app's own handlers take, from an Express request (its body read beforehand). */
-function fetchRequestOf(req: Request, body?: Buffer): globalThis.Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host ?? "localhost"}`);
-  return new globalThis.Request(url, { method: req.method, headers, ...(body ? { body: new Uint8Array(body) } : {}) });
-}
-
-/** A Fetch response's status and headers on the Express response, each cookie its own header. */
-function writeHead(res: Response, response: globalThis.Response): void {
-  res.status(response.status);
-  response.headers.forEach((value, name) => {
-    if (name !== "set-cookie") res.setHeader(name, value);
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
-}
-
-/** The back office answers Fetch requests (it lives in the app's server build, with the store). */
-function serveBackOffice(handle: NonNullable<EntryModule["handleAdminRequest"]>) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    try {
-      const hasBody = req.method !== "GET" && req.method !== "HEAD";
-      const body = hasBody ? await readBody(req, maxAdminBody(req.path)) : undefined;
-      if (body === "too_large") {
-        res.status(413).type("text/plain").send("Request body too large");
-        return;
-      }
-      const response = await handle(fetchRequestOf(req, body));
-      writeHead(res, response);
-      res.end(req.method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
-    } catch (error) {
-      // A client that went away before its body was sent is no error of ours.
-      if (req.destroyed && !req.complete) return;
-      next(error);
-    }
-  };
-}
-
-/**
- * Digital products' files (`/download/<token>`): the app checks the link and answers with the file's
- * stream, which is piped with backpressure, so a slow buyer holds a few chunks in memory, not the file.
- */
-function serveDownloads(handle: NonNullable<EntryModule["handleDownloadRequest"]>) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
-    try {
-      const response = await handle(fetchRequestOf(req));
-      writeHead(res, response);
-      if (!response.body || req.method === "HEAD") {
-        await response.body?.cancel();
-        res.end();
-        return;
-      }
-      await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
-    } catch (error) {
-      // A buyer who stopped the download is no error of ours; the app records the bytes that went out.
-      if (res.headersSent || (req.destroyed && !req.complete)) return;
-      next(error);
-    }
-  };
 }
 
 /** Files of the client build from memory, in the encoding the client prefers (built at build time). */

@@ -1,6 +1,6 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { checkHostAndTarget } from "./host-header.js";
-import { limitBodies, policies, policyFor, type RoutePolicy } from "./limits.js";
+import { limitBodies, policies, policyFor, timeBodies, type RoutePolicy } from "./limits.js";
 import { clientKey, sendStrictTransportSecurity } from "./proxy-trust.js";
 import { MemoryHitStore, rateLimit, sharedHitStore, type SharedHitCounter } from "./rate-limit.js";
 import { createLogger, logRequests, type Logger } from "./request-log.js";
@@ -59,6 +59,7 @@ export function installFrontDoor(app: Express, routes: Record<string, ManifestRo
     next();
   });
   app.use(limitBodies((req) => policyOf(req).bodyBytes));
+  app.use(timeBodies());
   const shared = hooks.sharedHitCounter?.() ?? null;
   app.use(
     rateLimit({

@@ -1,9 +1,10 @@
 import { once } from "node:events";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { limitBodies, policies, policyFor } from "./limits";
+import { applyTimeouts, bodyTimeoutMs, limitBodies, policies, policyFor, serverTimeouts, timeBodies } from "./limits";
 import { createRouteMatcher, type ManifestRoute } from "./route-patterns";
 
 const action = { action: () => null };
@@ -121,5 +122,47 @@ describe("limitBodies", () => {
   it("answers 411 to a body without a length", async () => {
     const answer = await send("POST /feedback/fr\nTransfer-Encoding: chunked", "rating=5");
     expect(answer.status).toBe(411);
+  });
+});
+
+describe("body timeouts", () => {
+  it("give a 100 MB upload the time it takes at 1 Mbit/s, and a form the 15 s of old", () => {
+    const upload = policies.adminUpload.bodyBytes;
+    expect(bodyTimeoutMs(upload)).toBeGreaterThanOrEqual(((upload * 8) / 1_000_000) * 1000);
+    expect(bodyTimeoutMs(policies.checkout.bodyBytes)).toBeLessThanOrEqual(serverTimeouts.requestTimeout + 1000);
+  });
+
+  it("let the server itself wait for the largest upload", () => {
+    const server = createServer();
+    applyTimeouts(server);
+    expect(server.requestTimeout).toBeGreaterThanOrEqual(bodyTimeoutMs(policies.adminUpload.bodyBytes));
+    expect(server.headersTimeout).toBe(serverTimeouts.headersTimeout);
+  });
+
+  it("cut off a client that trickles its body past its time with 408, and let one that sends it through", async () => {
+    const app = express();
+    // A time that fits a few bytes: the trickling client below sends one byte and stops.
+    app.use(timeBodies(() => 300));
+    app.use(async (req, res) => {
+      let size = 0;
+      for await (const chunk of req as AsyncIterable<Buffer>) size += chunk.length;
+      res.json({ read: size });
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as AddressInfo;
+    try {
+      const whole = await fetch(`http://127.0.0.1:${port}/admin/files`, { method: "POST", body: "abc" });
+      expect(await whole.json()).toEqual({ read: 3 });
+      const socket = connect(port, "127.0.0.1");
+      await once(socket, "connect");
+      socket.write("POST /admin/files HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\na");
+      let answer = "";
+      socket.on("data", (piece: Buffer) => (answer += piece.toString()));
+      await once(socket, "close");
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      server.close();
+    }
   });
 });

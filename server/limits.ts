@@ -58,10 +58,11 @@ export function policyFor(pathname: string, match: (pathname: string) => Matched
 }
 
 /**
- * Timeouts of the HTTP server. A client that trickles its headers is cut off after 10 s, one that
- * trickles its body after 15 s (Node checks every second instead of every 30 s, its default), and
- * an idle kept-alive connection is closed after 5 s (a reverse proxy's own keep-alive to the
- * server must be shorter).
+ * Timeouts of the HTTP server. A client that trickles its headers is cut off after 10 s, and an idle
+ * kept-alive connection is closed after 5 s (a reverse proxy's own keep-alive to the server must be
+ * shorter). A body gets 15 s plus the time its declared length takes at 1 Mbit/s (`timeBodies`):
+ * a form still has about 15 s, a 100 MB upload about 14 minutes. Node's own request timeout is the
+ * outer bound, set to the largest upload's time; it checks every second instead of every 30 s.
  */
 export const serverTimeouts = {
   headersTimeout: 10_000,
@@ -70,10 +71,44 @@ export const serverTimeouts = {
   connectionsCheckingInterval: 1_000,
 } as const;
 
+/** The slowest upload waited for: 1 Mbit/s, a poor mobile uplink. */
+const slowestBodyBytesPerSecond = 125_000;
+
+/** How long a body of `length` bytes may take to arrive. */
+export function bodyTimeoutMs(length: number): number {
+  return serverTimeouts.requestTimeout + Math.ceil((length / slowestBodyBytesPerSecond) * 1000);
+}
+
 export function applyTimeouts(server: Server): void {
   server.headersTimeout = serverTimeouts.headersTimeout;
-  server.requestTimeout = serverTimeouts.requestTimeout;
+  server.requestTimeout = bodyTimeoutMs(policies.adminUpload.bodyBytes);
   server.keepAliveTimeout = serverTimeouts.keepAliveTimeout;
+}
+
+/**
+ * Cuts off a request whose body has not arrived within the time its length fits (`bodyTimeoutMs`):
+ * 408, and the connection closed. The time runs until the body has arrived or the answer is sent.
+ */
+export function timeBodies(timeoutOf: (length: number) => number = bodyTimeoutMs) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const length = Number(req.headers["content-length"] ?? 0);
+    if (!(length > 0) || req.complete) return next();
+    const timer = setTimeout(() => {
+      if (req.complete) return;
+      if (res.headersSent) {
+        req.socket.destroy();
+        return;
+      }
+      res.once("finish", () => req.socket.destroy());
+      res.setHeader("Connection", "close");
+      res.status(408).set("Cache-Control", "no-store").type("text/plain").send("The request's body took too long.");
+    }, timeoutOf(length));
+    timer.unref();
+    const stop = () => clearTimeout(timer);
+    req.once("end", stop);
+    res.once("close", stop);
+    next();
+  };
 }
 
 /** A refused body larger than this is not read to the end: the connection is closed after the answer. */

@@ -53,8 +53,13 @@ describe("pagePathOf", () => {
 describe("normalisedPath", () => {
   it.each([
     ["/admin/orders", "/admin/orders"],
-    ["/admin/orders/VN-7K3M-Q9XD", "/admin/orders/:id"],
-    ["/admin/orders/VN-7K3M-Q9XD/refund", "/admin/orders/:id/refund"],
+    ["/admin/orders/VN-7K3M-Q9XD", "/admin/orders/:number"],
+    ["/admin/orders/VN-7K3M-Q9XD/refund", "/admin/orders/:number/refund"],
+    // About one order number in fourteen has no digit: it is no plain word for all that.
+    ["/admin/orders/VN-KMQX-HJRT", "/admin/orders/:number"],
+    ["/admin/orders/VN-KMQX-HJRT/parcels", "/admin/orders/:number/parcels"],
+    ["/admin/orders/vn-kmqx-hjrt", "/admin/orders/:number"],
+    ["/admin/orders/VNKMQXHJRT", "/admin/orders/:number"],
     ["/admin/customers/anna%40example.com", "/admin/customers/:id"],
     ["/favicon.svg", "/favicon.svg"],
     ["/images/hero-640.webp", "/images/:id"],
@@ -74,7 +79,9 @@ describe("routeForLog", () => {
     ["/builds/latest.json", 200, "/builds/*"],
     ["/healthz", 200, "/healthz"],
     ["/favicon.svg", 200, "/favicon.svg"],
-    ["/admin/orders/VN-7K3M-Q9XD", 200, "/admin/orders/:id"],
+    ["/admin/orders/VN-7K3M-Q9XD", 200, "/admin/orders/:number"],
+    ["/admin/orders/VN-WXYZ-ABCD", 200, "/admin/orders/:number"],
+    ["/admin/orders/VN-WXYZ-ABCD", 404, "/admin/orders/:number"],
     // An address nobody serves is never written as typed: it may be anything.
     ["/anna.muster@example.com", 404, "*"],
     ["/no/such/page", 404, "*"],

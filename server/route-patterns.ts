@@ -79,10 +79,20 @@ export function createRouteMatcher(manifest: Record<string, ManifestRoute | unde
   };
 }
 
-/** A path with whatever could identify a person or an order replaced: each segment that is not a plain word becomes `:id`. */
+/**
+ * Anything shaped like an order number (`VN-7K3M-Q9XD`, in any case, with or without its dashes),
+ * whatever its characters: some numbers are letters only and would pass for a plain word.
+ */
+const orderNumberLike = /^vn-?[a-z0-9]{4}-?[a-z0-9]{4}$/i;
+const plainWord = /^[A-Za-z][A-Za-z_-]{0,39}(\.[a-z0-9]{1,8})?$/;
+
+/**
+ * A path with whatever could identify a person or an order replaced: an order number becomes
+ * `:number`, each other segment that is not a plain word `:id`.
+ */
 export function normalisedPath(pathname: string): string {
   const segments = pathname.split("/").filter(Boolean);
-  return `/${segments.map((segment) => (/^[A-Za-z][A-Za-z_-]{0,39}(\.[a-z0-9]{1,8})?$/.test(segment) ? segment : ":id")).join("/")}`;
+  return `/${segments.map((segment) => (orderNumberLike.test(segment) ? ":number" : plainWord.test(segment) ? segment : ":id")).join("/")}`;
 }
 
 /** The pattern a request is logged under: a route's, a fixed prefix's, or `*` for an address nobody serves. */

@@ -90,7 +90,7 @@ async function afterChange(context: AdminContext, key: string, result: Change, d
   if (result.kind === "done") return redirect(`/admin/experiments/${result.experiment.key}?done=${done}`);
   const experiment = await findExperiment(context.store.db, key);
   if (!experiment) return notFound(result.text);
-  return showExperiment(context, experiment, { kind: "error", text: `${result.text} Nothing was changed.` }, result.reason === "entry_taken" || result.reason === "wrong_status" ? 409 : 400);
+  return showExperiment(context, experiment, { kind: "error", text: `${result.text} Nothing was changed.` }, result.reason === "entry_taken" || result.reason === "wrong_status" || result.reason === "loop" ? 409 : 400);
 }
 
 export const experimentRoutes: readonly AdminRoute[] = [

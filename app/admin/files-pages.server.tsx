@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { addDigitalFile, filesByProduct } from "../downloads/digital-files.server";
-import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { addDigitalFile, fileById, filesByProduct } from "../downloads/digital-files.server";
+import { contentDisposition, pulled } from "../downloads/download-handler.server";
+import { forbidden, MessageView, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
 import { recordAudit } from "../db/audit.server";
 import { BadForm, htmlPage, redirect } from "./http.server";
+import { receiveUpload } from "./upload-body.server";
 import { may } from "./operators.server";
 import { FilesView } from "./views/files-view";
 import type { Notice } from "./views/frame";
@@ -23,21 +25,22 @@ async function showFiles(context: AdminContext, notice: Notice | null, status = 
 }
 
 /**
- * An upload is written to a temporary file and judged there like the command line's: by content,
- * whole, within the size limit. A refusal says why and leaves the current version in place.
+ * An upload is streamed to a temporary file (a piece at a time, as fast as the disk takes it: memory
+ * stays flat however large the file) and judged there like the command line's: by content, whole,
+ * within the size limit. A refusal says why and leaves the current version in place. The body is
+ * read only here, after the back office has checked the session and the origin.
  */
 async function upload(context: AdminContext): Promise<Response> {
   const { store, operator, request } = context;
   if (!may(operator, "fulfil")) return forbidden("Your role may not upload files.");
   if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) throw new BadForm("The file is sent as multipart/form-data.");
-  const form = await request.formData();
-  const file = form.get("file");
-  const productId = String(form.get("product") ?? "");
-  if (!(file instanceof Blob) || file.size === 0) return showFiles(context, { kind: "error", text: "Choose a file to upload. Nothing was stored." }, 400);
   const path = join(tmpdir(), `upload-${randomUUID()}`);
   try {
-    await writeFile(path, new Uint8Array(await file.arrayBuffer()));
-    const result = await addDigitalFile(store.db, store.files, { productId, locale: String(form.get("locale") ?? "") || null, path, uploadedBy: operator.email }, { maxBytes: store.settings.downloads.fileMaxBytes });
+    // One byte more than the limit is kept, so that the file is refused as too large by the check below.
+    const form = await receiveUpload(request, path, store.settings.downloads.fileMaxBytes + 1);
+    if (form.fileBytes === 0) return showFiles(context, { kind: "error", text: "Choose a file to upload. Nothing was stored." }, 400);
+    const productId = form.fields.get("product") ?? "";
+    const result = await addDigitalFile(store.db, store.files, { productId, locale: form.fields.get("locale") || null, path, uploadedBy: operator.email }, { maxBytes: store.settings.downloads.fileMaxBytes });
     if (result.kind === "refused") return showFiles(context, { kind: "error", text: `Not stored: ${result.message} The current file stays as it was.` }, 422);
     await recordAudit(store.db, operator, "file_uploaded", { detail: { product: result.file.productId, locale: result.file.locale || "default", version: result.file.version, bytes: result.file.bytes, type: result.file.contentType } });
     return redirect("/admin/files?done=uploaded");
@@ -46,7 +49,28 @@ async function upload(context: AdminContext): Promise<Response> {
   }
 }
 
+/**
+ * An operator reads a stored file as a buyer of a real order would get it: test orders only ever get
+ * the generated test delivery, so this is where the real bytes are checked.
+ */
+async function readStoredFile(context: AdminContext): Promise<Response> {
+  const { store, params } = context;
+  const file = await fileById(store.db, Number(params.id));
+  if (!file) return notFound("There is no such file.");
+  const headers = { "Content-Type": file.contentType, "Content-Length": String(file.bytes), "Content-Disposition": contentDisposition(file.fileName), "Cache-Control": "private, no-store" };
+  if (context.request.method === "HEAD") return new Response(null, { headers });
+  let stream;
+  try {
+    stream = await store.files.read(file.storageKey, { start: 0, end: file.bytes - 1 });
+  } catch (error) {
+    console.error(`File ${file.id} could not be read from the storage`, error instanceof Error ? error.message : error);
+    return htmlPage(<MessageView title="File unavailable" text="The storage did not give this file. Upload it again." />, 503);
+  }
+  return new Response(pulled(stream), { headers });
+}
+
 export const filesRoutes: readonly AdminRoute[] = [
   { method: "GET", pattern: /^\/admin\/files\/?$/, handle: (context) => showFiles(context, noticeFrom(context.url, notices)) },
+  { method: "GET", pattern: /^\/admin\/files\/(\d{1,15})$/, params: ["id"], handle: readStoredFile },
   { method: "POST", pattern: /^\/admin\/files\/?$/, handle: upload },
 ];

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkCheckoutToken, newCheckoutToken, tokenLifetimeMs, type TokenCheck } from "./checkout-token.server";
+import { browserCookie, browserIdOf, checkCheckoutToken, newBrowserId, newCheckoutToken, tokenLifetimeMs, type TokenCheck } from "./checkout-token.server";
 
 const key = "the-store-signing-key";
 const now = Date.parse("2026-11-23T12:00:00Z");
-const token = newCheckoutToken(key, "shape-3", now);
+const browser = newBrowserId();
+const token = newCheckoutToken(key, "shape-3", browser, now);
 
 /** The token with the first character of its signature replaced by another one. */
 const withChangedSignature = (() => {
@@ -19,7 +20,7 @@ const withChangedTime = (() => {
 
 describe("checkCheckoutToken", () => {
   it("makes a different token each time", () => {
-    expect(newCheckoutToken(key, "shape-3", now)).not.toBe(token);
+    expect(newCheckoutToken(key, "shape-3", browser, now)).not.toBe(token);
   });
 
   it.each<[string, string, string, string, number, TokenCheck]>([
@@ -39,6 +40,23 @@ describe("checkCheckoutToken", () => {
     ["something that is not a token", key, "not-a-token", "shape-3", now, "forged"],
     ["four empty parts", key, "...", "shape-3", now, "forged"],
   ])("%s is %s", (_name, checkKey, checked, bundle, at, result) => {
-    expect(checkCheckoutToken(checkKey, checked, bundle, at)).toBe(result);
+    expect(checkCheckoutToken(checkKey, checked, bundle, browser, at)).toBe(result);
+  });
+});
+
+describe("the browser a form was shown to", () => {
+  it("is the only one whose post of the form counts: a copy sent from another browser, or from one without the cookie, is refused", () => {
+    expect(checkCheckoutToken(key, token, "shape-3", browser, now)).toBe("valid");
+    expect(checkCheckoutToken(key, token, "shape-3", newBrowserId(), now)).toBe("forged");
+    expect(checkCheckoutToken(key, token, "shape-3", null, now)).toBe("forged");
+  });
+
+  it("is named by its own cookie, read back as it was set, and nothing else", () => {
+    const cookie = browserCookie(browser, true);
+    expect(cookie).toMatch(/^vn_checkout=[A-Za-z0-9_-]{22}; Max-Age=86400; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+    expect(browserIdOf(`a=1; ${cookie.split(";")[0]}; b=2`)).toBe(browser);
+    expect(browserIdOf("vn_checkout=short")).toBeNull();
+    expect(browserIdOf(null)).toBeNull();
+    expect(browserCookie(browser, false)).not.toContain("Secure");
   });
 });

@@ -13,7 +13,8 @@ import { paymentSetupOf } from "../payments/payment-setup";
 import type { DeclineCode, PaymentOutcome } from "../payments/provider";
 import { store } from "../store/store.server";
 import { nextPagePath } from "../upsells/upsell-page.server";
-import { checkCheckoutToken, newCheckoutToken } from "./checkout-token.server";
+import { browserCookie, browserIdOf, checkCheckoutToken, newBrowserId, newCheckoutToken } from "./checkout-token.server";
+import { reachedOverHttps } from "../platform/https-request";
 import { checkoutFields, contactFields, keptValues, validateCheckout, type CheckoutErrors } from "./checkout-form";
 import { normalizePostalCode } from "./postal-codes";
 import { commerceTextsFor } from "../orders/commerce-texts.server";
@@ -85,15 +86,27 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   const justPaid = sameOrder && order.paidAt !== null && Date.now() - order.paidAt.getTime() < resubmitGraceMs;
   const lastPayment = retry ? await latestCheckoutPayment(store().db, order.id) : undefined;
   const failed = lastPayment && (lastPayment.status === "declined" || lastPayment.status === "cancelled");
-  return {
-    ...base,
-    unavailable: false as const,
-    bundleId,
-    quote: orderView(quote),
-    token: retry || justPaid ? order.checkoutToken : newCheckoutToken(signingKey, bundleId),
-    values: retry || justPaid ? { ...contactValues(order), method: lastPayment?.method ?? "" } : {},
-    message: justPaid ? texts.checkout.alreadyPlaced : failed ? texts.checkout.declines[(lastPayment.failureCode ?? "card_declined") as DeclineCode] : null,
-  };
+  // The form's token is made for this browser, named by its cookie (set here when it has none).
+  const browser = browserOf(request, settings.publicUrl);
+  return data(
+    {
+      ...base,
+      unavailable: false as const,
+      bundleId,
+      quote: orderView(quote),
+      token: retry || justPaid ? order.checkoutToken : newCheckoutToken(signingKey, bundleId, browser.id),
+      values: retry || justPaid ? { ...contactValues(order), method: lastPayment?.method ?? "" } : {},
+      message: justPaid ? texts.checkout.alreadyPlaced : failed ? texts.checkout.declines[(lastPayment.failureCode ?? "card_declined") as DeclineCode] : null,
+    },
+    { headers: { "Set-Cookie": browser.cookie } },
+  );
+}
+
+/** The browser's id from its cookie, or a new one, and the cookie to (re)set for as long as a token lives. */
+function browserOf(request: Request, publicUrl: string): { known: string | null; id: string; cookie: string } {
+  const known = browserIdOf(request.headers.get("Cookie"));
+  const id = known ?? newBrowserId();
+  return { known, id, cookie: browserCookie(id, reachedOverHttps(request, publicUrl)) };
 }
 
 function tokenBundle(token: string): string | undefined {
@@ -131,8 +144,11 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
 
   const quote = quoteCheckout(market, values.bundle ?? "", new Date());
   if (!quote) return reply(400, texts.unavailable);
-  const tokenCheck = checkCheckoutToken(signingKey, values.token ?? "", quote.lines[0]?.bundleId ?? "");
-  if (tokenCheck !== "valid") return reply(tokenCheck === "expired" ? 400 : 403, texts.expired, {}, newCheckoutToken(signingKey, values.bundle ?? ""));
+  // Only the browser the form was shown to may send it: a copy posted from another browser (or
+  // one without the cookie) is shown the form again, its details kept, with a token of its own.
+  const browser = browserOf(request, settings.publicUrl);
+  const tokenCheck = checkCheckoutToken(signingKey, values.token ?? "", quote.lines[0]?.bundleId ?? "", browser.known);
+  if (tokenCheck !== "valid") return reply(tokenCheck === "expired" ? 400 : 403, texts.expired, {}, newCheckoutToken(signingKey, values.bundle ?? "", browser.id), { "Set-Cookie": browser.cookie });
 
   // The pay button named a total: a buyer is never charged another one, such as the regular price
   // after a reduction ended while the form was open. The page shows the new total to confirm.

@@ -1,5 +1,9 @@
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { desc } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { digitalFiles } from "../db/schema";
 import { startFakePayPal, type FakePayPal, type FakeWebhook } from "../../tests/fakes/paypal/fake-paypal-api";
 import { startFakeStripe, type FakeStripe, type FakeStripeOptions } from "../../tests/fakes/stripe/fake-stripe-api";
 import { startMailbox, type Mailbox } from "../../tests/e2e/support/mailbox";
@@ -62,8 +66,8 @@ function stripeEnv(fake: FakeStripe, keys = { secret: "sk_live_store", publishab
 }
 
 async function check(env: Record<string, string>): Promise<PreflightCheck[]> {
-  const settings = readCommerceSettings({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, ...env });
-  return runPreflight(settings, { db: database.db, kind: "pglite" });
+  const settings = readCommerceSettings({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, DATA_DIR: scratch.dir, ...env });
+  return runPreflight(settings, { db: database.db, kind: env.DATABASE_URL ? "postgres" : "pglite" });
 }
 
 /** The checks of one name, as `status: detail`. */
@@ -218,6 +222,43 @@ describe("the go-live check", () => {
     expect(lines(checks, "Payment methods per market")).toEqual(["fail: Stripe has not confirmed its payment methods (see above), so no market's way to pay is known to work"]);
     const unknownMethods = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: ["card"] }] });
     expect(lines(await check(stripeEnv(unknownMethods)), "Payment methods per market")).toEqual([expect.stringMatching(/^fail: /)]);
+  });
+
+  describe("the files' bytes", () => {
+    const filesOf = async () => {
+      const stripe = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod }] });
+      return (env: Record<string, string> = {}) => check({ ...stripeEnv(stripe), ...env });
+    };
+
+    it("fails when the files folder is gone, though the database lists every file", async () => {
+      const run = await filesOf();
+      await rm(join(scratch.dir, "files"), { recursive: true, force: true });
+      const checks = await run();
+      expect(preflightFailed(checks)).toBe(true);
+      expect(lines(checks, "Digital products' files")).toEqual([expect.stringMatching(/^fail: (?=.*vitanor-everyday-recipes-ebook\.pdf \(ebook\) is missing from files in )(?=.*vitanor-calm-mind-audio-programme\.zip \(mind\) is missing)/)]);
+      await storeEveryFile();
+      expect(lines(await run(), "Digital products' files")).toEqual([expect.stringMatching(/^ok: /)]);
+    });
+
+    it("fails when a stored file is not the size the database recorded", async () => {
+      const run = await filesOf();
+      const [stored] = (await database.db.select().from(digitalFiles).orderBy(desc(digitalFiles.id))).filter((file) => file.productId === "ebook");
+      if (!stored) throw new Error("no ebook");
+      const path = join(scratch.dir, "files", stored.storageKey);
+      const bytes = await readFile(path);
+      await writeFile(path, bytes.subarray(0, 100));
+      try {
+        expect(lines(await run(), "Digital products' files")).toEqual([expect.stringMatching(new RegExp(`^fail: .*\\(ebook\\) has 100 bytes instead of ${stored.bytes}`))]);
+      } finally {
+        await writeFile(path, bytes);
+      }
+    });
+
+    it("warns that other instances cannot read this instance's files with PostgreSQL and no S3_URL", async () => {
+      const run = await filesOf();
+      expect(lines(await run({ DATABASE_URL: "postgres://store@db.example.test/store" }), "File storage")).toEqual([expect.stringMatching(/^warn: .*other instances cannot read/)]);
+      expect(lines(await run(), "File storage")).toEqual([]);
+    });
   });
 
   it("prints one line per check and the fix under each problem", () => {

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { digitalProducts } from "../catalog/catalog.server";
 import { openDatabase, type Database } from "../db/database.server";
-import { productsWithoutFile } from "../downloads/digital-files.server";
+import { filesByProduct, productsWithoutFile } from "../downloads/digital-files.server";
+import { openFileStorage, type FileStorage } from "../downloads/storage.server";
 import { createMailTransport } from "../mail/transport.server";
 import { localeCodes, markets } from "../market/markets";
 import { paymentMethodsFor, stripeMethodTypesFor } from "../orders/commerce-content.server";
@@ -12,7 +13,7 @@ import { stripePreflight } from "../payments/stripe/stripe-preflight.server";
 import type { CommerceSettings } from "../store/commerce-settings";
 
 /**
- * The go-live check (DESIGN §16): everything that would lose money or orders once the store takes
+ * The go-live check: everything that would lose money or orders once the store takes
  * real payments, checked without buying anything. `npm run preflight` prints it; `STORE_MODE=live`
  * runs it at start and refuses to start on a failure.
  */
@@ -81,8 +82,8 @@ async function databaseChecks(settings: CommerceSettings, running: PreflightData
     const database = running ?? (opened = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir }));
     await database.db.execute(sql`select 1`);
     const answer = passed(name, `${database.kind === "postgres" ? "PostgreSQL" : "the embedded database"} answers, its migrations applied`);
-    const files = await digitalCheck(database.db);
-    if (database.kind === "postgres") return [answer, files];
+    const files = await digitalCheck(database.db, settings);
+    if (database.kind === "postgres") return [answer, files, ...storageCheck(settings)];
     return [
       answer,
       warned("Database kind", "the embedded database serves one process and is backed up by copying DATA_DIR with the server stopped", "Set DATABASE_URL to a PostgreSQL server for more than one instance and online backups."),
@@ -99,17 +100,54 @@ async function databaseChecks(settings: CommerceSettings, running: PreflightData
   }
 }
 
-/** A digital product sold without its file would reach its buyer as nothing but a receipt (DESIGN §17). */
-async function digitalCheck(db: Database): Promise<PreflightCheck> {
+/**
+ * A digital product sold without its file would reach its buyer as nothing but a receipt: each
+ * product needs a file for every market's language, and each current file's bytes must be in the
+ * storage, at the size recorded (the database alone says nothing of a folder lost or half copied).
+ */
+async function digitalCheck(db: Database, settings: CommerceSettings): Promise<PreflightCheck> {
   if (digitalProducts().length === 0) return passed(digitalName, "no digital product offered");
   const missing = await productsWithoutFile(db);
-  if (missing.length === 0) return passed(digitalName, "every digital product has its file for every market");
-  const named = missing.map((product) => `${product.name} (${product.id}${product.missingLocales.length < localeCodes.length ? `: ${product.missingLocales.join(", ")}` : ""})`);
-  return failed(
-    digitalName,
-    `no file for ${named.join("; ")}: its buyers would get nothing`,
-    `Upload each file in the back office (Files) or with npm run admin -- add-file ${missing[0]?.id ?? "<product id>"} <file> (without --locale for the file every language gets).`,
-  );
+  if (missing.length > 0) {
+    const named = missing.map((product) => `${product.name} (${product.id}${product.missingLocales.length < localeCodes.length ? `: ${product.missingLocales.join(", ")}` : ""})`);
+    return failed(
+      digitalName,
+      `no file for ${named.join("; ")}: its buyers would get nothing`,
+      `Upload each file in the back office (Files) or with npm run admin -- add-file ${missing[0]?.id ?? "<product id>"} <file> (without --locale for the file every language gets).`,
+    );
+  }
+  let storage: FileStorage | undefined;
+  try {
+    storage = await openFileStorage({ s3: settings.downloads.s3, dataDir: settings.dataDir });
+    const problems: string[] = [];
+    for (const product of await filesByProduct(db)) {
+      for (const file of product.files.filter((candidate) => candidate.current)) {
+        const size = await storage.size(file.storageKey);
+        const name = `${file.fileName} (${product.productId})`;
+        if (size === null) problems.push(`${name} is missing from ${storage.description}`);
+        else if (size !== file.bytes) problems.push(`${name} has ${size} bytes instead of ${file.bytes}`);
+      }
+    }
+    if (problems.length === 0) return passed(digitalName, `every digital product has its file for every market, each one in ${storage.description}`);
+    return failed(digitalName, `${problems.join("; ")}: its buyers would get nothing`, "Upload each of these files again in the back office (Files) or with npm run admin -- add-file, or restore the storage from its backup.");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : "unknown error";
+    return failed(digitalName, `the file storage does not answer: ${reason}`, "Check S3_URL (or DATA_DIR's files folder).");
+  } finally {
+    storage?.close();
+  }
+}
+
+/** Files on this instance's disk are no use to another instance behind the same database. */
+function storageCheck(settings: CommerceSettings): PreflightCheck[] {
+  if (!settings.databaseUrl || settings.downloads.s3 || digitalProducts().length === 0) return [];
+  return [
+    warned(
+      "File storage",
+      `the files are in ${settings.dataDir}/files on this instance: other instances cannot read this instance's files`,
+      "Set S3_URL to a bucket that every instance reads when more than one instance serves the store.",
+    ),
+  ];
 }
 
 export async function runPreflight(settings: CommerceSettings, running: PreflightDatabase = null): Promise<PreflightCheck[]> {

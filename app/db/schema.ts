@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /**
  * The one schema of the store, for PGlite and PostgreSQL alike (DESIGN §10, §11). Money is in
@@ -683,8 +683,13 @@ export const downloads = pgTable(
     fileId: bigint("file_id", { mode: "number" }).references(() => digitalFiles.id),
     /** Whether this request started the file (counted) or resumed it with a range (not counted). */
     counted: boolean("counted").notNull(),
+    /** The first and last byte asked for: a download that sent fewer bytes than that was cut off. */
+    firstByte: bigint("first_byte", { mode: "number" }).notNull().default(0),
+    lastByte: bigint("last_byte", { mode: "number" }),
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+    /** The cut-off download this one resumes without counting; each is resumed at most once. */
+    continuesId: bigint("continues_id", { mode: "number" }).references((): AnyPgColumn => downloads.id),
     createdAt: createdAt(),
   },
-  (table) => [index("downloads_link_idx").on(table.linkId), index("downloads_file_idx").on(table.fileId)],
+  (table) => [index("downloads_link_idx").on(table.linkId), index("downloads_file_idx").on(table.fileId), uniqueIndex("downloads_continues_unique").on(table.continuesId)],
 );

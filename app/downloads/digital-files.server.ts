@@ -129,6 +129,12 @@ export async function currentFile(db: Queryable, productId: string, locale: stri
   return file;
 }
 
+/** One stored version by its id, for the back office to read. */
+export async function fileById(db: Queryable, id: number): Promise<DigitalFile | undefined> {
+  const [file] = await db.select().from(digitalFiles).where(eq(digitalFiles.id, id));
+  return file;
+}
+
 export interface ProductFiles {
   productId: string;
   name: string;

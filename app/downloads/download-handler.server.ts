@@ -57,28 +57,63 @@ interface Deliverable {
   read(range: ByteRange): Promise<Readable>;
 }
 
-async function deliverable(context: DownloadContext, order: typeof orders.$inferSelect, line: typeof orderLines.$inferSelect): Promise<Deliverable | null> {
+/**
+ * What a link delivers. A test order always gets the generated test delivery, also once the store is
+ * live: it names the stored file so the operator sees what a buyer would get, never gives its bytes
+ * (the operator reads the real file in the back office). A real order gets the current file, once
+ * the storage has confirmed that its bytes are there: a file missing costs the buyer no download.
+ */
+async function deliverable(context: DownloadContext, order: typeof orders.$inferSelect, line: typeof orderLines.$inferSelect): Promise<Deliverable | "unavailable"> {
   const file = await currentFile(context.db, line.productId, order.locale);
-  if (file) {
+  if (order.test) {
+    const bytes = await testDeliveryPdf({ productName: line.productName, orderNumber: order.number, createdAt: order.createdAt, stored: file ? { fileName: file.fileName, bytes: file.bytes } : null });
     return {
-      fileId: file.id,
-      size: file.bytes,
-      fileName: file.fileName,
-      contentType: file.contentType,
-      etag: `"${file.sha256.slice(0, 32)}"`,
-      read: (range) => context.files.read(file.storageKey, range),
+      fileId: null,
+      size: bytes.length,
+      fileName: `test-delivery-${line.productId}.pdf`,
+      contentType: "application/pdf",
+      etag: `"test-${line.id}-${file?.id ?? 0}"`,
+      read: async ({ start, end }) => Readable.from([Buffer.from(bytes.subarray(start, end + 1))]),
     };
   }
-  if (!order.test) return null;
-  const bytes = await testDeliveryPdf({ productName: line.productName, orderNumber: order.number, createdAt: order.createdAt });
+  if (!file) return "unavailable";
+  let stored: number | null;
+  try {
+    stored = await context.files.size(file.storageKey);
+  } catch (error) {
+    console.error(`The storage did not say whether file ${file.id} is there`, error instanceof Error ? error.message : error);
+    return "unavailable";
+  }
+  if (stored !== file.bytes) {
+    console.error(`File ${file.id} of ${line.productId} is ${stored === null ? "missing from" : `${stored} bytes instead of ${file.bytes} in`} the storage`);
+    return "unavailable";
+  }
   return {
-    fileId: null,
-    size: bytes.length,
-    fileName: `test-delivery-${line.productId}.pdf`,
-    contentType: "application/pdf",
-    etag: `"test-${line.id}"`,
-    read: async ({ start, end }) => Readable.from([Buffer.from(bytes.subarray(start, end + 1))]),
+    fileId: file.id,
+    size: file.bytes,
+    fileName: file.fileName,
+    contentType: file.contentType,
+    etag: `"${file.sha256.slice(0, 32)}"`,
+    read: (range) => context.files.read(file.storageKey, range),
   };
+}
+
+/** A file stream once its file is open (a file stream opens lazily and reports a missing file as an event). */
+async function opened(stream: Readable): Promise<Readable> {
+  if (!("pending" in stream) || !stream.pending) return stream;
+  await new Promise<void>((resolve, reject) => {
+    const onReady = () => {
+      stream.off("error", onError);
+      resolve();
+    };
+    const onError = (error: Error) => {
+      stream.off("ready", onReady);
+      reject(error);
+    };
+    stream.once("ready", onReady);
+    stream.once("error", onError);
+  });
+  return stream;
 }
 
 /**
@@ -86,7 +121,7 @@ async function deliverable(context: DownloadContext, order: typeof orders.$infer
  * download holds a few hundred KB however large the file; `done` gets the bytes sent, also when
  * the client went away.
  */
-function pulled(stream: Readable, done: (sent: number) => void): ReadableStream<Uint8Array> {
+export function pulled(stream: Readable, done: (sent: number) => void = () => undefined): ReadableStream<Uint8Array> {
   const pieces = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let sent = 0;
   let finished = false;
@@ -121,7 +156,7 @@ function pulled(stream: Readable, done: (sent: number) => void): ReadableStream<
   );
 }
 
-const contentDisposition = (fileName: string) => `attachment; filename="${fileName.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+export const contentDisposition = (fileName: string) => `attachment; filename="${fileName.replace(/[^\x20-\x7e]|"/g, "_")}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 
 export async function handleDownload(request: Request, token: string, context: DownloadContext): Promise<Response> {
   const linkId = linkIdOf(context.signingKey, token);
@@ -145,7 +180,7 @@ export async function handleDownload(request: Request, token: string, context: D
   // A first look without counting: a refused link or a range outside the file costs no download.
   if (linkState(found.link, { lineHeld: true }) === "revoked" || order.erasedAt) return refuse("revoked");
   const file = await deliverable(context, order, line);
-  if (!file) return refuse("unavailable");
+  if (file === "unavailable") return refuse("unavailable");
   const ifRange = request.headers.get("If-Range");
   const range = ifRange && ifRange !== file.etag ? null : parseRange(request.headers.get("Range"), file.size);
   if (range === "unsatisfiable") {
@@ -162,17 +197,25 @@ export async function handleDownload(request: Request, token: string, context: D
   if (range) headers["Content-Range"] = `bytes ${range.start}-${range.end}/${file.size}`;
   // A HEAD asks what the file is without taking it: not a download.
   if (request.method === "HEAD") return new Response(null, { status: range ? 206 : 200, headers });
-  const started = await startDownload(context.db, linkId, { resumesAt: range?.start ?? 0, reviewDelayDays: context.reviewDelayDays, fileId: file.fileId });
-  if (started.kind === "refused") return refuse(started.state === "unknown" ? "revoked" : started.state);
-
   const { start, end } = range ?? { start: 0, end: file.size - 1 };
+  // The file is opened before the download is counted: a storage that fails costs nothing.
   let stream: Readable;
   try {
-    stream = await file.read({ start, end });
+    stream = await opened(await file.read({ start, end }));
   } catch (error) {
-    console.error(`Download ${started.downloadId}: the storage did not give the file`, error instanceof Error ? error.message : error);
-    await finishDownload(context.db, started.downloadId, 0);
+    console.error(`Link ${linkId}: the storage did not give the file`, error instanceof Error ? error.message : error);
     return refuse("unavailable");
+  }
+  let started: Awaited<ReturnType<typeof startDownload>>;
+  try {
+    started = await startDownload(context.db, linkId, { asked: { firstByte: start, lastByte: end, fileId: file.fileId }, reviewDelayDays: context.reviewDelayDays });
+  } catch (error) {
+    stream.destroy();
+    throw error;
+  }
+  if (started.kind === "refused") {
+    stream.destroy();
+    return refuse(started.state === "unknown" ? "revoked" : started.state);
   }
   return new Response(pulled(stream, (sent) => finishDownload(context.db, started.downloadId, sent).catch((error: unknown) => console.error(`Download ${started.downloadId} was not updated`, error))), {
     status: range ? 206 : 200,

@@ -11,7 +11,7 @@ import type { OrderLine } from "../orders/order-records.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import { sampleFiles, scratchFolder } from "../test-support/digital-files";
+import { sampleFiles, scratchFolder, zipOf } from "../test-support/digital-files";
 import { addDigitalFile, currentFile, filesByProduct, productsWithoutFile } from "./digital-files.server";
 import { burstLimit, handleDownload, parseRange, type DownloadContext } from "./download-handler.server";
 import { downloadToken, issueDownloadLinks, linkIdOf, linksOfOrder, reissueDownloadLinks, type LinkLimits } from "./links.server";
@@ -85,7 +85,7 @@ describe.each(databaseKinds)("digital delivery on %s", (kind) => {
   }
 
   async function orderWithEbook(options: { email?: string; test?: boolean } = {}) {
-    const paid = await paidTestOrder(db, { upsells: ["ebook-1", "mind-1"], contact: { email: options.email ?? `buyer-${randomUUID().slice(0, 8)}@example.com` }, test: options.test ?? true });
+    const paid = await paidTestOrder(db, { upsells: ["ebook-1", "mind-1"], contact: { email: options.email ?? `buyer-${randomUUID().slice(0, 8)}@example.com` }, test: options.test ?? false });
     const links = await issueDownloadLinks(db, paid.order, limits);
     const linkOf = (productId: string) => {
       const found = links.find(({ line }) => line.productId === productId);
@@ -148,7 +148,7 @@ describe.each(databaseKinds)("digital delivery on %s", (kind) => {
       await expect.poll(async () => (await db.select().from(downloads).where(eq(downloads.linkId, linkOf("ebook").link.id)))[0]?.bytes).toBe(body.length);
     });
 
-    it("answers a range with 206, resumes without counting, and a range outside the file with 416", async () => {
+    it("answers a range with 206, counts it when it continues no download cut off, and a range outside the file with 416", async () => {
       const { linkOf } = await orderWithEbook();
       const token = tokenOf(linkOf("mind"));
       const whole = Buffer.from(await (await get(token)).arrayBuffer());
@@ -160,7 +160,7 @@ describe.each(databaseKinds)("digital delivery on %s", (kind) => {
       expect(outside.status).toBe(416);
       expect(outside.headers.get("Content-Range")).toBe(`bytes */${whole.length}`);
       const [link] = await db.select().from(downloadLinks).where(eq(downloadLinks.id, linkOf("mind").link.id));
-      expect(link?.downloadCount).toBe(1);
+      expect(link?.downloadCount).toBe(2);
     });
 
     it("is used up after its downloads, and says so in the buyer's language", async () => {
@@ -265,6 +265,147 @@ describe.each(databaseKinds)("digital delivery on %s", (kind) => {
     await get(tokenOf(linkOf("ebook")));
     const [recorded] = await db.select().from(downloads).where(eq(downloads.linkId, linkOf("ebook").link.id));
     expect(recorded).toMatchObject({ orderLineId: (linkOf("ebook").line as OrderLine).id, counted: true });
+  });
+});
+
+describe.each(databaseKinds)("attacks on the download limit on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  let db: Database;
+  let operator: Operator;
+  let scratch: Awaited<ReturnType<typeof scratchFolder>>;
+  let storage: FileStorage;
+  let context: DownloadContext;
+  /** Larger than one piece the storage reads, so that a download can be cut off halfway. */
+  const audio = zipOf([{ name: "session-01.mp3", data: Buffer.alloc(600_000, 3) }]);
+  beforeAll(async () => {
+    db = database.db;
+    operator = await testOperator(db, "owner");
+    scratch = await scratchFolder();
+    storage = filesystemStorage(`${scratch.dir}/files`);
+    context = { db, files: storage, signingKey: key, reviewDelayDays: 7 };
+    for (const [productId, bytes] of [["mind", audio], ["ebook", await sampleFiles.pdf()]] as const) {
+      const path = await scratch.write(`${randomUUID()}.upload`, bytes);
+      const added = await addDigitalFile(db, storage, { productId, locale: null, path, uploadedBy: operator.email }, { maxBytes });
+      if (added.kind !== "added") throw new Error(`${productId} was not stored`);
+    }
+  });
+  afterAll(async () => {
+    await scratch.cleanup();
+  });
+
+  async function audioLink(test = false) {
+    const paid = await paidTestOrder(db, { upsells: ["mind-1"], test });
+    const [entry] = await issueDownloadLinks(db, paid.order, limits);
+    if (!entry) throw new Error("no link");
+    const token = downloadToken(key, entry.link.id);
+    const get = (headers: Record<string, string> = {}) => handleDownload(new Request(`http://store.test/download/${token}`, { headers }), token, context);
+    const count = async () => (await db.select().from(downloadLinks).where(eq(downloadLinks.id, entry.link.id)))[0]?.downloadCount;
+    const recorded = () => db.select().from(downloads).where(eq(downloads.linkId, entry.link.id));
+    return { ...paid, entry, get, count, recorded };
+  }
+
+  /** A download the buyer stops after its first piece; resolves with the bytes recorded as sent. */
+  async function cutOff(link: Awaited<ReturnType<typeof audioLink>>, headers: Record<string, string> = {}): Promise<number> {
+    const response = await link.get(headers);
+    expect(response.status).toBe(headers.Range ? 206 : 200);
+    const reader = response.body?.getReader();
+    if (!reader) throw new Error("no body");
+    await reader.read();
+    await reader.cancel();
+    let sent = 0;
+    await expect.poll(async () => (sent = (await link.recorded()).at(-1)?.bytes ?? 0)).toBeGreaterThan(0);
+    return sent;
+  }
+
+  it("refuses a range that starts after the first byte once the downloads are used up, however often it is asked", async () => {
+    const link = await audioLink();
+    // Compared with equals(): a deep equality over 600,000 elements takes seconds each.
+    for (let i = 0; i < limits.linkMaxDownloads; i++) expect(Buffer.from(await (await link.get()).arrayBuffer()).equals(audio)).toBe(true);
+    for (const range of ["bytes=1-", "bytes=1-", "bytes=300000-"]) {
+      const refused = await link.get({ Range: range });
+      expect(refused.status).toBe(410);
+      expect(await refused.text()).toContain('data-reason="used_up"');
+    }
+    expect(await link.count()).toBe(limits.linkMaxDownloads);
+  });
+
+  it("counts a range that continues no download cut off", async () => {
+    const link = await audioLink();
+    const part = await link.get({ Range: "bytes=1-" });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).equals(audio.subarray(1))).toBe(true);
+    expect(await link.count()).toBe(1);
+    // A whole download is nothing to resume either.
+    const again = await link.get({ Range: "bytes=1-" });
+    await again.arrayBuffer();
+    expect(await link.count()).toBe(2);
+  });
+
+  it("resumes a download cut off from at most where it ended, once, without counting", async () => {
+    const link = await audioLink();
+    const sent = await cutOff(link);
+    expect(sent).toBeLessThan(audio.length);
+    expect(await link.count()).toBe(1);
+    // Beyond where the cut-off download ended: no continuation, a download of its own.
+    const beyond = await link.get({ Range: `bytes=${sent + 1}-` });
+    await beyond.arrayBuffer();
+    expect(await link.count()).toBe(2);
+    const second = await cutOff(link);
+    const resumed = await link.get({ Range: `bytes=${second}-` });
+    expect(resumed.status).toBe(206);
+    expect(Buffer.from(await resumed.arrayBuffer()).equals(audio.subarray(second))).toBe(true);
+    expect(await link.count()).toBe(3);
+    expect((await link.recorded()).filter((row) => !row.counted)).toHaveLength(1);
+  });
+
+  it("resumes a cut-off download only once: the same range again is a download of its own, refused when none is left", async () => {
+    const link = await audioLink();
+    await link.get().then((response) => response.arrayBuffer());
+    await link.get().then((response) => response.arrayBuffer());
+    const sent = await cutOff(link);
+    expect(await link.count()).toBe(limits.linkMaxDownloads);
+    const resumed = await link.get({ Range: `bytes=${sent}-` });
+    expect(resumed.status).toBe(206);
+    await resumed.arrayBuffer();
+    const replayed = await link.get({ Range: `bytes=${sent}-` });
+    expect(replayed.status).toBe(410);
+    expect(await link.count()).toBe(limits.linkMaxDownloads);
+  });
+
+  it("answers a missing file with the unavailable page and counts nothing", async () => {
+    const link = await audioLink();
+    const stored = await currentFile(db, "mind", "de_DE");
+    if (!stored) throw new Error("no file");
+    const kept = await scratch.write("kept", Buffer.from(await (await storage.read(stored.storageKey, { start: 0, end: stored.bytes - 1 })).toArray().then((pieces) => Buffer.concat(pieces as Buffer[]))));
+    await storage.remove(stored.storageKey);
+    try {
+      const refused = await link.get();
+      expect(refused.status).toBe(503);
+      expect(await refused.text()).toContain('data-reason="unavailable"');
+      expect(await link.count()).toBe(0);
+      expect(await link.recorded()).toEqual([]);
+    } finally {
+      await storage.put(stored.storageKey, kept, stored.contentType);
+    }
+    expect((await link.get()).status).toBe(200);
+  });
+
+  it("gives a test order the test delivery naming the stored file, never the stored bytes", async () => {
+    const link = await audioLink(true);
+    const stored = await currentFile(db, "mind", "de_DE");
+    const response = await link.get();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("application/pdf");
+    const pdf = Buffer.from(await response.arrayBuffer());
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(pdf.includes(audio.subarray(0, 64))).toBe(false);
+    const texts = pdfTexts(pdf);
+    expect(texts).toContain("Test delivery");
+    expect(texts.join("\n")).toContain(stored?.fileName ?? "?");
+    expect(texts.join("\n")).toContain(`${stored?.bytes ?? "?"} bytes`);
+    // A range of a test order is of the test delivery too.
+    const part = await link.get({ Range: "bytes=0-4" });
+    expect(Buffer.from(await part.arrayBuffer()).toString()).toBe("%PDF-");
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
 import { lineRefunded } from "../db/refunded-lines";
 import { downloadLinks, downloads, orderLines, orders, outbox } from "../db/schema";
@@ -27,7 +27,7 @@ export type LinkState = "ok" | "expired" | "used_up" | "revoked";
 
 const dayMs = 24 * 60 * 60 * 1000;
 const signingPurpose = "download";
-/** A download cut off may resume (a range request) this long after it started, without counting again. */
+/** A download cut off may be resumed (a range request) this long after it started, without counting again. */
 export const resumeWindowMs = dayMs;
 /** Orders whose buyer keeps what they bought. */
 const deliveredStatuses: readonly string[] = ["paid", "fulfilled", "partially_refunded"];
@@ -109,15 +109,52 @@ export type DownloadStart =
   | { kind: "ok"; downloadId: number; link: DownloadLink; order: Order; line: OrderLine; counted: boolean }
   | { kind: "refused"; state: Exclude<LinkState, "ok"> | "unknown"; order: Order | null };
 
+/** The bytes one request asks for (the whole file or one range) and which file they are of. */
+export interface AskedBytes {
+  firstByte: number;
+  lastByte: number;
+  fileId: number | null;
+}
+
 /**
- * One download begins: the link is checked under its row lock and counted (a range that resumes a
- * recent download is not counted again), the download recorded, and the first download of a line
- * schedules its invitation to review `reviewDelayDays` later.
+ * The download of this link that a range continues: one that was counted, started within the resume
+ * window, sent fewer bytes than it asked for (it was cut off), was of the same file, has not been
+ * continued yet, and ended at or after where the range starts. A range that starts at 0 continues
+ * nothing: it is a download of its own.
+ */
+async function continuedDownload(tx: Transaction, linkId: string, asked: AskedBytes, now: Date): Promise<number | null> {
+  if (asked.firstByte <= 0) return null;
+  const [found] = await tx
+    .select({ id: downloads.id })
+    .from(downloads)
+    .where(
+      and(
+        eq(downloads.linkId, linkId),
+        eq(downloads.counted, true),
+        gt(downloads.createdAt, new Date(now.getTime() - resumeWindowMs)),
+        asked.fileId === null ? isNull(downloads.fileId) : eq(downloads.fileId, asked.fileId),
+        isNotNull(downloads.lastByte),
+        sql`${downloads.bytes} < ${downloads.lastByte} - ${downloads.firstByte} + 1`,
+        sql`${downloads.firstByte} < ${asked.firstByte}`,
+        sql`${downloads.firstByte} + ${downloads.bytes} >= ${asked.firstByte}`,
+        sql`not exists (select 1 from ${downloads} as resumed where resumed.continues_id = ${downloads.id})`,
+      ),
+    )
+    .orderBy(desc(downloads.id))
+    .limit(1);
+  return found?.id ?? null;
+}
+
+/**
+ * One download begins: the link is checked under its row lock and counted, the download recorded,
+ * and the first download of a line schedules its invitation to review `reviewDelayDays` later. A
+ * range that continues a download cut off (see `continuedDownload`) is not counted, once; any other
+ * request is a download, refused when the link has none left.
  */
 export async function startDownload(
   db: Database,
   linkId: string,
-  { resumesAt, reviewDelayDays, fileId }: { resumesAt: number; reviewDelayDays: number; fileId: number | null },
+  { asked, reviewDelayDays }: { asked: AskedBytes; reviewDelayDays: number },
   now = new Date(),
 ): Promise<DownloadStart> {
   return db.transaction(async (tx): Promise<DownloadStart> => {
@@ -131,11 +168,13 @@ export async function startDownload(
     if (!row) return { kind: "refused", state: "unknown", order: null };
     const { link, order, line } = row;
     const held = (await linesHeld(tx, order.id)).has(line.id);
-    const resuming = resumesAt > 0 && link.lastDownloadAt !== null && now.getTime() - link.lastDownloadAt.getTime() < resumeWindowMs;
     const state = linkState(link, { lineHeld: held }, now);
+    if (state !== "ok" && state !== "used_up") return { kind: "refused", state, order };
+    // The link's row lock makes the search and the insert below one step: a download is continued once.
+    const continuesId = await continuedDownload(tx, link.id, asked, now);
     // A resumed download finishes even when it was the link's last one.
-    if (state !== "ok" && !(state === "used_up" && resuming)) return { kind: "refused", state, order };
-    const counted = !resuming;
+    if (state === "used_up" && continuesId === null) return { kind: "refused", state, order };
+    const counted = continuesId === null;
     const [updated] = await tx
       .update(downloadLinks)
       .set({
@@ -147,7 +186,7 @@ export async function startDownload(
       .returning();
     const [recorded] = await tx
       .insert(downloads)
-      .values({ linkId: link.id, orderLineId: line.id, fileId, counted, createdAt: now })
+      .values({ linkId: link.id, orderLineId: line.id, fileId: asked.fileId, counted, firstByte: asked.firstByte, lastByte: asked.lastByte, continuesId, createdAt: now })
       .returning({ id: downloads.id });
     if (!updated || !recorded) throw new Error(`The download of link ${link.id} was not recorded`);
     if (!link.firstDownloadAt) {

@@ -1,11 +1,22 @@
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
 
 /**
- * The stand-in file of test mode (DESIGN §17): while no file is uploaded for a product, a test
- * order's download is a one-page PDF saying what it stands for, so the whole path can be tried on a
- * fresh store. Live mode never gets here: it does not start while a product has no file.
+ * The stand-in file of test mode: a test order's download is always a one-page PDF
+ * saying what it stands for, so the whole path can be tried on a fresh store or a live one. When a
+ * file is stored it names that file and its size, never giving its bytes: a test card must not be a
+ * way to the paid file (docs/decisions/0032-hardening-second-round.md).
  */
-export async function testDeliveryPdf({ productName, orderNumber, createdAt }: { productName: string; orderNumber: string; createdAt: Date }): Promise<Uint8Array> {
+export async function testDeliveryPdf({
+  productName,
+  orderNumber,
+  createdAt,
+  stored = null,
+}: {
+  productName: string;
+  orderNumber: string;
+  createdAt: Date;
+  stored?: { fileName: string; bytes: number } | null;
+}): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(`Test delivery: ${productName}`);
   pdf.setCreationDate(createdAt);
@@ -13,15 +24,20 @@ export async function testDeliveryPdf({ productName, orderNumber, createdAt }: {
   const page = pdf.addPage([595.28, 841.89]);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const about: string[] = stored
+    ? [
+        "A real order of this product gets the stored file",
+        `${stored.fileName} (${stored.bytes} bytes).`,
+        "Test orders never get its bytes: read it in the back office (Files).",
+      ]
+    : ["No file is uploaded for the product yet.", "Upload the real file in the back office (Files) or with", `npm run admin -- add-file <product id> <file>`];
   const lines: [string, typeof bold, number][] = [
     ["Test delivery", bold, 28],
     [`Product: ${productName}`, regular, 14],
     [`Order: ${orderNumber}`, regular, 14],
     ["", regular, 14],
-    ["This file is a test delivery of this product for this order.", regular, 12],
-    ["The store runs in test mode and has no file uploaded for the product yet.", regular, 12],
-    ["Upload the real file in the back office (Files) or with", regular, 12],
-    [`npm run admin -- add-file <product id> <file>`, regular, 12],
+    ["This file is a test delivery of this product for this test order.", regular, 12],
+    ...about.map((text): [string, typeof bold, number] => [text, regular, 12]),
   ];
   let y = 760;
   for (const [text, font, size] of lines) {

@@ -181,3 +181,26 @@ describe("a shipped test", () => {
     expect(decide(request("/offer/fr"), live({ ...shipped, shippedArm: 0 }), () => "x")).toEqual({ kind: "pass" });
   });
 });
+
+describe("requests that must not go round in a circle or count as visitors", () => {
+  const shippedThere: LiveExperiment = { ...offerTest, key: "aaaa1111", status: "shipped", shippedArm: 1 };
+  const shippedBack: LiveExperiment = { key: "bbbb2222", entryPath: "/offer2", arms: [{ path: "/offer2", weight: 50 }, { path: "/offer", weight: 50 }], market: null, status: "shipped", shippedArm: 1 };
+
+  it("never redirects again a request that carries a valid xp of any live test, shipped ones included", () => {
+    const both = live(shippedThere, shippedBack);
+    const first = decide(request("/offer"), both, () => "x");
+    expect(first).toMatchObject({ kind: "redirect", redirect: { location: "/offer2" } });
+    // Even if two shipped tests point at each other, the arm's page carrying an xp is served.
+    expect(decide(request("/offer2?xp=aaaa1111.1"), both, () => "x")).toEqual({ kind: "pass" });
+    expect(decide(request("/offer?xp=bbbb2222.1"), live(offerTest, shippedBack), () => "x")).toEqual({ kind: "pass" });
+    // An xp of no live test, or of an arm it does not have, is no reason to pass.
+    expect(decide(request("/offer?xp=zzzz9999.1"), live(offerTest), () => idFor(1))).toMatchObject({ kind: "redirect" });
+    expect(decide(request("/offer?xp=bbbb2222.3"), live(offerTest, shippedBack), () => idFor(1))).toMatchObject({ kind: "redirect" });
+  });
+
+  it("sends a HEAD request to the control without counting it as a visitor", () => {
+    const head = { ...request("/offer"), method: "HEAD" };
+    expect(decide(head, live(offerTest), () => idFor(1))).toEqual({ kind: "pass" });
+    expect(decide({ ...request("/offer/fr"), method: "HEAD" }, live(offerTest), () => idFor(1))).toEqual({ kind: "pass" });
+  });
+});

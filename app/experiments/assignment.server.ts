@@ -11,8 +11,9 @@ import { bucketRanges, chooseArm, growthBookHash } from "./hash";
  * the entry path of a running test is answered with a redirect to its arm's path carrying
  * `xp=<key>.<arm>.<token>`, the token naming this one exposure (0035-exposure-tokens.md): every
  * arm, the control too, takes the same redirect, so no arm is a round trip faster. A request that
- * already carries an `xp` of that test is served its arm's page as it is (whether its token holds
- * decides only whether its order counts). Crawlers get the control's page and are not counted.
+ * already carries an `xp` of any live test is served its page as it is (whether its token holds
+ * decides only whether its order counts). Crawlers and `HEAD` requests get the control's page and
+ * are not counted.
  * Nothing is stored on the device before analytics consent; after it, a first-party cookie keeps
  * the arm and its token across visits.
  */
@@ -108,9 +109,14 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
     return { kind: "redirect", redirect: { location: `${target}${searchWith(request.search, xp)}`, cookies }, exposure: null };
   };
 
+  // A request a live test has sent here already is never sent on again: two tests pointing at each
+  // other's entry cannot send a visitor round in a circle.
+  // (A shipped test's one valid arm is the shipped one: an older link into another arm goes to it.)
+  const sentByLiveTest = (test: LiveExperiment) => carried !== null && test.key === carried.key && (test.status === "shipped" ? carried.arm === test.shippedArm : carried.arm < test.arms.length);
+  if ([...live.values()].some(sentByLiveTest)) return pass;
   if (experiment.status === "shipped") return goTo(experiment.shippedArm ?? 0, null);
-  if (carried && carried.key === experiment.key && carried.arm < experiment.arms.length) return pass;
-  if (!isCountedVisit(request.header)) return goTo(0, null);
+  // A HEAD asks what the page is without a visitor to look at it: the control, not counted.
+  if (request.method === "HEAD" || !isCountedVisit(request.header)) return goTo(0, null);
 
   const cookieHeader = request.header("cookie");
   const consented = cookieOf(cookieHeader, consentCookieName) === "granted";

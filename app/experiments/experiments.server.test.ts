@@ -142,6 +142,43 @@ describe.each(databaseKinds)("experiments on %s", (kind) => {
   });
 });
 
+describe.each(databaseKinds)("split tests that would send visitors round in a circle, on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  const there: ExperimentInput = { name: "Offer to offer 2", entryPath: "/offer", arms: [{ path: "/offer", weight: 50 }, { path: "/offer2", weight: 50 }], market: null, hypothesis: "" };
+  const back: ExperimentInput = { name: "Offer 2 to offer", entryPath: "/offer2", arms: [{ path: "/offer2", weight: 50 }, { path: "/offer", weight: 50 }], market: null, hypothesis: "" };
+
+  it("refuses creating, starting or shipping a test whose arm is a live test's entry, or whose entry is a live test's arm, and says why", async () => {
+    const { db } = database;
+    const first = await createExperiment(db, there, true);
+    if (first.kind !== "done") throw new Error("not created");
+    const loop = { kind: "refused", reason: "loop", text: expect.stringMatching(/\/offer2? is the entry of .*a visitor would be sent on again/) };
+    expect(await createExperiment(db, back, true)).toMatchObject(loop);
+    expect(await createExperiment(db, back, false)).toMatchObject(loop);
+    // A draft made while nothing was live may not start or ship into the circle either.
+    expect(await stopExperiment(db, first.experiment.key)).toMatchObject({ kind: "done" });
+    const draft = await createExperiment(db, back, false);
+    if (draft.kind !== "done") throw new Error("not created");
+    expect(await shipExperiment(db, first.experiment.key, 1)).toMatchObject({ kind: "done" });
+    expect(await startExperiment(db, draft.experiment.key)).toMatchObject(loop);
+    expect(await stopExperiment(db, first.experiment.key)).toMatchObject({ kind: "done", experiment: { status: "stopped" } });
+    const other = await createExperiment(db, { ...back, name: "Offer 2 alone" }, false);
+    if (other.kind !== "done") throw new Error("not created");
+    expect(await startExperiment(db, other.experiment.key)).toMatchObject({ kind: "done" });
+    expect(await shipExperiment(db, first.experiment.key, 1)).toMatchObject(loop);
+    expect(await stopExperiment(db, other.experiment.key)).toMatchObject({ kind: "done" });
+  });
+
+  it("ends a shipped test: its entry serves its own page again", async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...there, entryPath: "/take", arms: [{ path: "/take", weight: 50 }, { path: "/take2", weight: 50 }] }, true);
+    if (created.kind !== "done") throw new Error("not created");
+    expect(await shipExperiment(db, created.experiment.key, 1)).toMatchObject({ kind: "done" });
+    expect((await loadLiveExperiments(db)).get("/take")).toMatchObject({ status: "shipped" });
+    expect(await stopExperiment(db, created.experiment.key)).toMatchObject({ kind: "done", experiment: { status: "stopped" } });
+    expect((await loadLiveExperiments(db)).get("/take")).toBeUndefined();
+  });
+});
+
 /**
  * A report worked out by hand. Arm 0 (/offer): DE 100 visitors, SE 20; arm 1 (/offer2): DE 90,
  * SE 30. Orders (EUR from DE, SEK from SE):

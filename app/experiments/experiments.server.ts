@@ -15,7 +15,7 @@ export type Experiment = typeof experiments.$inferSelect;
 
 export type Change =
   | { kind: "done"; experiment: Experiment }
-  | { kind: "refused"; reason: "not_found" | "wrong_status" | "entry_taken" | "bad_arm" | "locked"; text: string };
+  | { kind: "refused"; reason: "not_found" | "wrong_status" | "entry_taken" | "bad_arm" | "locked" | "loop"; text: string };
 
 const keyAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -41,8 +41,39 @@ const entryTaken = (entryPath: string, other: Experiment): Change => ({
   text: `${entryPath} is already under test in "${other.name}"; stop or ship that test first.`,
 });
 
+/** The paths a test sends visitors to from its entry: every arm while it runs, the shipped arm once shipped. */
+function destinations(test: Pick<Experiment, "entryPath" | "arms">, shippedArm: number | null): string[] {
+  const arms = shippedArm === null ? test.arms : test.arms.slice(shippedArm, shippedArm + 1);
+  const entry = test.entryPath.toLowerCase();
+  return arms.map((arm) => arm.path.toLowerCase()).filter((path) => path !== entry);
+}
+
+/**
+ * A test that would send visitors round in a circle with a live one, refused with the reason: one
+ * of its arms is a live test's entry (the visitor would be sent on again), or its entry is an arm
+ * of a live test (it would send on the visitors that test sends it).
+ */
+async function loopWithLive(tx: Queryable, test: Pick<Experiment, "entryPath" | "arms"> & { key?: string }, shippedArm: number | null): Promise<Change | null> {
+  const live = await tx.select().from(experiments).where(sql`${experiments.status} in ('running', 'shipped')`);
+  const entry = test.entryPath.toLowerCase();
+  const sendsTo = destinations(test, shippedArm);
+  for (const other of live) {
+    if (other.key === test.key) continue;
+    const otherEntry = other.entryPath.toLowerCase();
+    if (sendsTo.includes(otherEntry)) {
+      return { kind: "refused", reason: "loop", text: `${other.entryPath} is the entry of "${other.name}", which is ${other.status}: a visitor would be sent on again from this test's arm. Stop or end that test first.` };
+    }
+    if (destinations(other, other.status === "shipped" ? other.shippedArm : null).includes(entry)) {
+      return { kind: "refused", reason: "loop", text: `${test.entryPath} is an arm of "${other.name}", which is ${other.status}: a visitor it sends there would be sent on again. Stop or end that test first.` };
+    }
+  }
+  return null;
+}
+
 /** A new test, started at once when asked (the form's "Start"); refused while its entry is under test. */
 export async function createExperiment(tx: Queryable, input: ExperimentInput, start: boolean, now = new Date()): Promise<Change> {
+  const loop = await loopWithLive(tx, input, null);
+  if (loop) return loop;
   if (start) {
     const other = await runningOn(tx, input.entryPath);
     if (other) return entryTaken(input.entryPath, other);
@@ -82,6 +113,10 @@ async function changeStatus(tx: Queryable, key: string, from: readonly Experimen
     const other = await runningOn(tx, found.entryPath);
     if (other) return entryTaken(found.entryPath, other);
   }
+  if (to.status === "running" || to.status === "shipped") {
+    const loop = await loopWithLive(tx, found, to.status === "shipped" ? (to.shippedArm ?? 0) : null);
+    if (loop) return loop;
+  }
   const [experiment] = await tx.update(experiments).set(to).where(eq(experiments.key, key)).returning();
   forgetLiveExperiments();
   return done(experiment);
@@ -91,8 +126,10 @@ export function startExperiment(tx: Queryable, key: string, now = new Date()): P
   return changeStatus(tx, key, ["draft"], { status: "running", startedAt: now }, "Only a draft can be started");
 }
 
-export function stopExperiment(tx: Queryable, key: string, now = new Date()): Promise<Change> {
-  return changeStatus(tx, key, ["running"], { status: "stopped", stoppedAt: now }, "Only a running test can be stopped");
+/** A running test stops; a shipped one ends (its entry serves its own page again), keeping when it stopped. */
+export async function stopExperiment(tx: Queryable, key: string, now = new Date()): Promise<Change> {
+  const found = await findExperiment(tx, key);
+  return changeStatus(tx, key, ["running", "shipped"], { status: "stopped", stoppedAt: found?.stoppedAt ?? now }, "Only a running or shipped test can be stopped");
 }
 
 /** One arm takes all traffic of the entry path from now on (a later test of the same entry takes precedence while it runs). */

@@ -144,6 +144,24 @@ export type FulfilmentRefusal =
   /** No physical line left to ship (digital items only, or every pack refunded). */
   | "nothing_to_ship";
 
+/** Statuses of a fulfilled order whose goods may still go out (a later parcel of the same order). */
+const owedStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded"];
+
+/**
+ * Why an order fulfilled already may take no further parcel, or null: it was refunded, withdrawn or
+ * cancelled, or every physical line of it is given back. Its buyer is owed no goods, so no parcel is
+ * recorded and no shipping e-mail sent.
+ */
+export async function noGoodsOwed(tx: Transaction, order: Order): Promise<FulfilmentRefusal | null> {
+  if (order.erasedAt) return "erased";
+  if (!owedStatuses.includes(order.status)) return "not_shippable";
+  const [{ lines } = { lines: 0 }] = await tx
+    .select({ lines: sql<number>`count(*)::int` })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, order.id), eq(orderLines.kind, "supplement"), not(lineRefunded)));
+  return lines === 0 ? "nothing_to_ship" : null;
+}
+
 /**
  * Fulfils an order the caller holds locked (`FOR UPDATE`) in its transaction, or says why not: its
  * fulfilment time, status or event, the audit row, and the review invitation `reviewDelayDays` later.

@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
-import { orders, outbox } from "../db/schema";
+import { orderLines, orders, outbox, payments, refunds } from "../db/schema";
 import { composeMail } from "../emails/compose.server";
 import { markSent } from "../mail/outbox.server";
 import { markets } from "../market/markets";
@@ -157,6 +158,32 @@ describe.each(databaseKinds)("parcels on %s", (kind) => {
     ["an order never paid", async () => (await placeTestOrder(db)).order.number, "not_shippable"],
   ])("refuses a parcel for %s, as fulfilment does", async (_, orderNumber, reason) => {
     expect(await record({ orderNumber: await orderNumber(), carrier: "dhl", trackingNumber: "00340434161234567890" })).toMatchObject({ kind: "refused", reason });
+  });
+
+  it.each(["refunded", "withdrawn", "cancelled"] as const)("refuses a new parcel of a %s order, on its page and from the CSV, and sends nothing, yet takes a correction", async (status) => {
+    const { order } = await paidTestOrder(db);
+    const first = await record({ orderNumber: order.number, carrier: "dhl", trackingNumber: "00340434161234567890" });
+    if (first.kind !== "recorded") throw new Error("expected a shipment");
+    await db.update(orders).set({ status }).where(eq(orders.id, order.id));
+    expect(await record({ orderNumber: order.number, carrier: "dpd", trackingNumber: "01234567890123" })).toEqual({ kind: "refused", orderNumber: order.number, reason: "not_shippable" });
+    const imported = await importTrackingCsv(db, operator, ["Order number,Carrier,Tracking number", `${order.number},UPS,1Z999AA10123456784`].join("\r\n"), { reviewDelayDays: 7 });
+    if (imported.kind !== "imported") throw new Error(imported.reason);
+    expect(imported.lines.map(({ outcome }) => (outcome.kind === "refused" ? outcome.reason : outcome.kind))).toEqual(["not_shippable"]);
+    expect(await shipmentsOf(db, order.id)).toHaveLength(1);
+    expect((await mailsOf(order.id)).map((mail) => mail.kind)).toEqual(["shipment"]);
+    // The parcel that did go out may still have its number put right.
+    expect(await record({ orderNumber: order.number, carrier: "gls", trackingNumber: "12345678901", corrects: first.shipment.id })).toMatchObject({ kind: "recorded" });
+  });
+
+  it("refuses a new parcel of a fulfilled order whose every pack is given back", async () => {
+    const { order } = await paidTestOrder(db);
+    expect((await record({ orderNumber: order.number, carrier: "dhl", trackingNumber: "00340434161234567890" })).kind).toBe("recorded");
+    const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, order.id));
+    const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
+    if (!payment) throw new Error("no payment");
+    await db.insert(refunds).values({ id: randomUUID(), orderId: order.id, paymentId: payment.id, amountMinor: 1, reason: "damaged", status: "succeeded", lineIds: lines.map((line) => line.id), idempotencyKey: `all-${order.id}` });
+    await db.update(orders).set({ status: "partially_refunded" }).where(eq(orders.id, order.id));
+    expect(await record({ orderNumber: order.number, carrier: "dpd", trackingNumber: "01234567890123" })).toMatchObject({ kind: "refused", reason: "nothing_to_ship" });
   });
 
   describe("the warehouse's CSV", () => {

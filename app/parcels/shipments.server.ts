@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
 import { orders, outbox, shipments, type shipmentSources } from "../db/schema";
-import { fulfilLocked, type FulfilmentRefusal } from "./fulfilment.server";
+import { fulfilLocked, noGoodsOwed, type FulfilmentRefusal } from "./fulfilment.server";
 import { recordAudit, type Operator } from "../db/audit.server";
 import { enqueueMail } from "../mail/outbox.server";
 import { normalizeOrderNumber } from "../orders/order-number";
@@ -49,7 +49,8 @@ export const correctionMailKind = "shipment-correction";
 /**
  * Records one parcel under the order's row lock, with its event, audit row and e-mail in the same
  * transaction. An order not yet fulfilled is fulfilled by its first parcel (or refused for the
- * reasons fulfilment has); a fulfilled one takes further parcels and corrections.
+ * reasons fulfilment has); a fulfilled one takes further parcels while goods are owed, and
+ * corrections always.
  */
 export async function recordShipment(
   db: Database,
@@ -79,6 +80,10 @@ export async function recordShipment(
     if (order.erasedAt) return refuse("erased");
     if (!order.fulfilledAt) {
       const refusal = await fulfilLocked(tx, operator, order, { reviewDelayDays });
+      if (refusal) return refuse(refusal);
+    } else if (!corrected) {
+      // A further parcel only while goods are owed; a correction of one that went out stays possible.
+      const refusal = await noGoodsOwed(tx, order);
       if (refusal) return refuse(refusal);
     }
     const [shipment] = await tx.insert(shipments).values({ orderId: order.id, carrier: carrier.id, trackingNumber, source }).returning();

@@ -76,11 +76,12 @@ export async function scratchFolder(): Promise<{ dir: string; write(name: string
   };
 }
 
-/** The buyer downloads each digital item of the order once (the test-mode PDF unless a file is stored). */
+/** The buyer downloads each digital item of the order once (a test order's generated PDF). */
 export async function downloadDigitalItems(db: Database, order: Order, { reviewDelayDays = 7 } = {}): Promise<void> {
   const links = await issueDownloadLinks(db, order, { linkDays: 30, linkMaxDownloads: 10 });
   for (const { link } of links) {
-    const started = await startDownload(db, link.id, { resumesAt: 0, reviewDelayDays, fileId: null });
+    const pdf = await testDeliveryPdf({ productName: "Sample", orderNumber: order.number, createdAt: order.createdAt });
+    const started = await startDownload(db, link.id, { asked: { firstByte: 0, lastByte: pdf.length - 1, fileId: null }, reviewDelayDays });
     if (started.kind !== "ok") throw new Error(`The download of ${link.id} was refused: ${started.state}`);
   }
 }

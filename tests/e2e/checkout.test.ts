@@ -129,8 +129,10 @@ describe("the checkout form on the server", () => {
   async function formOf(market: string): Promise<{ token: string; cookie: string }> {
     const response = await fetch(`${baseUrl}/checkout/${market}?bundle=shape-1`);
     expect(response.headers.get("cache-control")).toBe("private, no-store");
+    // The form's token is bound to the browser's own cookie, set with the page.
+    const cookie = /vn_checkout=[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0] ?? "";
     const html = await response.text();
-    return { token: /name="token" value="([^"]+)"/.exec(html)?.[1] ?? "", cookie: "" };
+    return { token: /name="token" value="([^"]+)"/.exec(html)?.[1] ?? "", cookie };
   }
 
   const body = (token: string, changes: Record<string, string> = {}) =>
@@ -140,8 +142,8 @@ describe("the checkout form on the server", () => {
     fetch(`${baseUrl}/checkout/de?bundle=shape-1`, { method: "POST", body: form, redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
 
   it("gives one order for the same form sent twice at once", async () => {
-    const { token } = await formOf("de");
-    const answers = await Promise.all([post(body(token)), post(body(token))]);
+    const { token, cookie } = await formOf("de");
+    const answers = await Promise.all([post(body(token), cookie), post(body(token), cookie)]);
     const cookieOf = (response: Response) => /vn_order=[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0];
     // The one that placed the order goes on with its cookie. The other joins it while it is still
     // paying (same cookie), or, once it is paid, is told so without the cookie: a form token alone
@@ -161,31 +163,56 @@ describe("the checkout form on the server", () => {
     ["a price in the form", 303, (token: string) => body(token, { totalMinor: "1", price: "1" })],
     ["a bad postal code", 400, (token: string) => body(token, { postalCode: "ABC" })],
   ])("answers %s with %i", async (_, status, build) => {
-    const { token } = await formOf("de");
-    const response = await post(build(token));
+    const { token, cookie } = await formOf("de");
+    const response = await post(build(token), cookie);
     expect(response.status).toBe(status);
     if (status === 303) expect(response.headers.get("location")).toBe("/upsell/de");
   });
 
   it("sends a paid order's form, sent again by its own browser, on to the next step without a second order", async () => {
-    const { token } = await formOf("de");
-    const paid = await post(body(token));
+    const form = await formOf("de");
+    const paid = await post(body(form.token), form.cookie);
     expect(paid.status).toBe(303);
     const cookie = /vn_order=[^;]+/.exec(paid.headers.get("set-cookie") ?? "")?.[0];
-    const again = await post(body(token), cookie);
+    const again = await post(body(form.token), `${form.cookie}; ${cookie}`);
     expect(again.status).toBe(303);
     expect(again.headers.get("location")).toBe("/upsell/de");
     expect(/vn_order=[^;]+/.exec(again.headers.get("set-cookie") ?? "")?.[0]).toBe(cookie);
   });
 
   it("gives another browser that replays a paid order's form no access to the order", async () => {
-    const { token } = await formOf("de");
-    const paid = await post(body(token));
+    const { token, cookie } = await formOf("de");
+    const paid = await post(body(token), cookie);
     expect(paid.status).toBe(303);
     const replayed = await post(body(token), "vn_other=1");
-    expect(replayed.status).toBe(409);
+    expect(replayed.status).toBe(403);
     expect(replayed.headers.get("set-cookie") ?? "").not.toMatch(/vn_order=/);
     expect(replayed.headers.get("location")).toBeNull();
+  });
+
+  it("refuses a copy of an unpaid order's form posted from another browser, showing that browser the form again with the details it sent", async () => {
+    const shown = await formOf("de");
+    const declined = await post(body(shown.token, { cardNumber: "4000000000000002" }), shown.cookie);
+    expect(declined.status).toBe(402);
+    expect(declined.headers.get("set-cookie") ?? "").toMatch(/vn_order=/);
+    // Another browser (another checkout cookie, or none) posts the copy: no order, no cookie of it.
+    for (const cookie of ["", (await formOf("de")).cookie]) {
+      const copied = await post(body(shown.token), cookie);
+      expect(copied.status).toBe(403);
+      expect(copied.headers.get("set-cookie") ?? "").not.toMatch(/vn_order=/);
+      const page = await copied.text();
+      expect(page).toContain('data-testid="checkout-error"');
+      expect(page).toContain(`value="${buyer.email}"`);
+      const fresh = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? "";
+      expect(fresh).not.toBe(shown.token);
+      // The form shown again works from that browser, as its own new order.
+      const own = cookie || (/vn_checkout=[^;]+/.exec(copied.headers.get("set-cookie") ?? "")?.[0] ?? "");
+      const placed = await post(body(fresh), own);
+      expect(placed.status).toBe(303);
+    }
+    // The browser it was shown to pays its order.
+    const paid = await post(body(shown.token), `${shown.cookie}; ${/vn_order=[^;]+/.exec(declined.headers.get("set-cookie") ?? "")?.[0] ?? ""}`);
+    expect(paid.status).toBe(303);
   });
 
   it("refuses an oversized body with 413 and JSON with 415", async () => {

@@ -8,13 +8,16 @@ import { addOperator, logIn } from "./support/back-office";
 import { launchChromium, openHydrated } from "./support/chromium";
 import { addFile, downloadPathsIn, randomPdf } from "./support/digital-files";
 import { mailFiles, readable } from "./support/mail-files";
+import { rawRequest } from "./support/raw-http";
 import { startServer, type RunningServer } from "./support/server";
 
 /**
- * Digital delivery as a buyer and an operator meet it (DESIGN §17): the operator stores the ebook
- * on the command line, the buyer takes it on the upsell page and downloads exactly that file from
- * the thank-you page and from the confirmation e-mail; a refunded line's link is refused with a
- * page in the buyer's language; the audio programme, which has no file, arrives as the test-mode PDF.
+ * Digital delivery as a buyer and an operator meet it (docs/decisions/0027-digital-delivery.md): the
+ * operator stores the ebook on the command line, the buyer takes it on the upsell page with the test
+ * card and downloads the test delivery from the thank-you page and from the confirmation e-mail,
+ * never the stored file, which the operator reads in the back office; a refunded line's link is
+ * refused with a page in the buyer's language; the audio programme, which has no file, arrives as
+ * the test-mode PDF.
  * Once with the files on the filesystem and once in an S3 bucket (s3rver).
  */
 
@@ -86,7 +89,7 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     expect(server.output()).toContain(storage === "s3" ? "digital files: bucket store-files" : "digital files: files in");
   });
 
-  it("sells the ebook from the offer and delivers exactly the stored file from the thank-you page and the e-mail", { timeout: 120_000 }, async () => {
+  it("sells the ebook from the offer and delivers a test order the test delivery from the thank-you page and the e-mail, never the stored file", { timeout: 120_000 }, async () => {
     const page = await newPage();
     await openHydrated(page, `${server.url}/offer/fr?src=v2`);
     await page.getByTestId("product-card").nth(1).getByRole("link").click();
@@ -114,10 +117,14 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     for (const href of hrefs) expect(href).toMatch(/^\/download\/[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
     expect(await page.locator("#downloads-title").textContent()).toBe("Vos téléchargements");
 
-    // The browser saves the file the link gives: byte for byte the one stored.
+    // The order was paid with the test card: the browser saves the test delivery, which names the
+    // stored ebook without giving its bytes.
     const [download] = await Promise.all([page.waitForEvent("download"), links.first().click()]);
-    expect(download.suggestedFilename()).toBe("vitanor-everyday-recipes-ebook.pdf");
-    expect((await readFile(await download.path())).equals(ebook)).toBe(true);
+    expect(download.suggestedFilename()).toBe("test-delivery-ebook.pdf");
+    const saved = await readFile(await download.path());
+    expect(saved.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(saved.equals(ebook)).toBe(false);
+    expect(saved.includes(ebook.subarray(1000, 1100))).toBe(false);
 
     const mail = await confirmation();
     expect(mail).toContain("Article numérique (lien de téléchargement)");
@@ -127,13 +134,13 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     expect(fromMail.status).toBe(200);
     expect(fromMail.headers.get("content-type")).toBe("application/pdf");
     expect(fromMail.headers.get("content-disposition")).toMatch(/^attachment;/);
-    expect(Buffer.from(await fromMail.arrayBuffer()).equals(ebook)).toBe(true);
+    expect(Buffer.from(await fromMail.arrayBuffer()).equals(saved)).toBe(true);
 
     // A range of it, and one outside it.
     const part = await fetch(`${server.url}${hrefs[0]}`, { headers: { Range: "bytes=100-199" } });
     expect(part.status).toBe(206);
-    expect(Buffer.from(await part.arrayBuffer()).equals(ebook.subarray(100, 200))).toBe(true);
-    const outside = await fetch(`${server.url}${hrefs[0]}`, { headers: { Range: `bytes=${ebook.length}-` } });
+    expect(Buffer.from(await part.arrayBuffer()).equals(saved.subarray(100, 200))).toBe(true);
+    const outside = await fetch(`${server.url}${hrefs[0]}`, { headers: { Range: `bytes=${saved.length}-` } });
     expect(outside.status).toBe(416);
     await page.context().close();
   });
@@ -150,7 +157,7 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     expect(body.equals(ebook)).toBe(false);
   });
 
-  it("lists the file with its downloads in the back office and sends the links again", { timeout: 60_000 }, async () => {
+  it("lists the file with its downloads in the back office, gives the operator its bytes, and sends the links again", { timeout: 60_000 }, async () => {
     const page = await newPage();
     await logIn(page, server.url, "owner@example.com", ownerPassword);
     await page.waitForURL(`${server.url}/admin/orders`);
@@ -158,6 +165,10 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     const ebookFiles = page.locator('[data-testid="admin-product-files"][data-product="ebook"] [data-testid="admin-file"]');
     expect(await ebookFiles.count()).toBe(1);
     expect(await ebookFiles.first().textContent()).toMatch(/default.*1.*application\/pdf.*current/);
+    // The operator reads the real file here, byte for byte the one stored.
+    const [download] = await Promise.all([page.waitForEvent("download"), ebookFiles.first().getByTestId("admin-file-read").click()]);
+    expect(download.suggestedFilename()).toBe("vitanor-everyday-recipes-ebook.pdf");
+    expect((await readFile(await download.path())).equals(ebook)).toBe(true);
     await page.goto(`${server.url}/admin/orders/${orderNumber}`);
     expect(await page.getByTestId("admin-download-link").count()).toBe(2);
     await page.getByTestId("admin-resend-downloads").click();
@@ -193,5 +204,33 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     const altered = await fetch(`${server.url}${first.slice(0, -3)}abc`, { headers: { "Accept-Language": "fr-FR" } });
     expect(altered.status).toBe(404);
     expect(await altered.text()).toContain("incomplet ou a été modifié");
+  });
+  it("takes a file uploaded in the back office as it streams in, and refuses an upload without a session before reading it", { timeout: 120_000 }, async () => {
+    const page = await newPage();
+    await logIn(page, server.url, "owner@example.com", ownerPassword);
+    await page.waitForURL(`${server.url}/admin/orders`);
+    await page.goto(`${server.url}/admin/files`);
+    const book = randomPdf(2_500_000);
+    const path = join(dataDir, "recipes-2.pdf");
+    await writeFile(path, book);
+    const form = page.locator('[data-testid="admin-product-files"][data-product="ebook"] form');
+    await form.getByTestId("admin-file-input").setInputFiles(path);
+    await form.getByTestId("admin-file-upload").click();
+    await page.waitForURL(/done=uploaded/);
+    const ebookFiles = page.locator('[data-testid="admin-product-files"][data-product="ebook"] [data-testid="admin-file"]');
+    expect(await ebookFiles.first().textContent()).toMatch(/default.*2.*application\/pdf.*current/);
+    const [download] = await Promise.all([page.waitForEvent("download"), ebookFiles.first().getByTestId("admin-file-read").click()]);
+    expect((await readFile(await download.path())).equals(book)).toBe(true);
+    await page.context().close();
+
+    // Without a session: refused before the body, whose announced 100 MB are never read.
+    const refused = await rawRequest(server.url, [
+      `POST /admin/files HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nOrigin: ${server.url}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${100 * 1024 * 1024}\r\n\r\n`,
+      Buffer.alloc(64 * 1024, 0x41),
+    ]);
+    expect(refused.status).toBe(401);
+    expect(refused.text.toLowerCase()).toContain("\r\nconnection: close\r\n");
+    // The connection closed after the answer, not after a timeout of the test.
+    expect(refused.closedAfterMs).not.toBeNull();
   });
 });

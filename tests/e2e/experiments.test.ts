@@ -281,4 +281,33 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     }
     expect((await visit("/offer/fr", { "user-agent": crawlerAgent })).headers.get("location")).toBe("/offer2/fr");
   });
+  it("refuses a test that would send visitors back round the shipped one, and ends the shipped test", { timeout: 60_000 }, async () => {
+    const admin = await newPage();
+    await logIn(admin, server.url, "owner@example.com", ownerPassword);
+    await admin.waitForURL(`${server.url}/admin/orders`);
+    await admin.goto(`${server.url}/admin/experiments`);
+    await admin.locator('input[name="name"]').fill("Back to the offer");
+    await admin.locator('input[name="entry"]').fill("/offer2");
+    const paths = admin.locator('input[name="armPath"]');
+    const weights = admin.locator('input[name="armWeight"]');
+    await paths.nth(0).fill("/offer2");
+    await weights.nth(0).fill("50");
+    await paths.nth(1).fill("/offer");
+    await weights.nth(1).fill("50");
+    await admin.getByTestId("experiment-start").click();
+    expect(await admin.getByTestId("experiment-errors").textContent()).toContain('/offer is the entry of "Offer against the advertorial", which is shipped');
+
+    // The winner's page, reached with the shipped test's arm, is never sent on.
+    expect((await visit(`/offer2/fr?xp=${key}.1`)).status).toBe(200);
+    expect((await visit("/offer/fr", { "user-agent": personAgent })).status).toBe(302);
+    const head = await fetch(`${server.url}/offer/fr`, { method: "HEAD", redirect: "manual", headers: { "user-agent": personAgent } });
+    expect(head.headers.get("location")).toBe("/offer2/fr");
+
+    await admin.goto(`${server.url}/admin/experiments/${key}`);
+    await admin.getByTestId("experiment-stop").click();
+    await admin.waitForURL(/done=stopped/);
+    expect(await admin.getByTestId("experiment-status").textContent()).toBe("Stopped");
+    await admin.context().close();
+    expect((await visit("/offer/fr")).status).toBe(200);
+  });
 });

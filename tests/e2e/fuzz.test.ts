@@ -151,6 +151,8 @@ function jsonBody(r: ReturnType<typeof prng>): string {
 interface Context {
   origin: string;
   token: string;
+  /** The cookie the checkout page set with the token: the token counts only with it. */
+  checkoutCookie: string;
   order: PlacedOrder;
   orderMarket: string;
   /** An operator's session (`vitanor_admin=…`), for the lists only. */
@@ -205,6 +207,8 @@ function postProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () =>
   const style = r.int(10);
   if (style <= 3) {
     body = formBody(r, context.token);
+    // With the cookie the checkout page set, so that the token is this client's and the fields are judged.
+    headers.Cookie = context.checkoutCookie;
     headers["Content-Type"] = r.chance(0.85) ? "application/x-www-form-urlencoded" : r.pick(contentTypes);
   } else if (style === 4) {
     const multipart = multipartBody(r);
@@ -404,8 +408,11 @@ describe("fuzzing the production server", () => {
 
     server = await startServer(env);
     const { url } = server;
-    const checkoutPage = await (await fetch(`${url}/checkout/de?bundle=shape-3`)).text();
-    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", order, orderMarket: "DE", adminCookie };
+    const shown = await fetch(`${url}/checkout/de?bundle=shape-3`);
+    const checkoutCookie = /vn_checkout=[^;]+/.exec(shown.headers.get("set-cookie") ?? "")?.[0] ?? "";
+    const checkoutPage = await shown.text();
+    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", checkoutCookie, order, orderMarket: "DE", adminCookie };
+    expect(checkoutCookie).not.toBe("");
     expect(context.token).not.toBe("");
 
     const r = prng(seed);

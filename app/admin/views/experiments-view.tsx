@@ -288,10 +288,10 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
                 <button type="submit">Start</button>
               </form>
             ) : null}
-            {experiment.status === "running" ? (
+            {experiment.status === "running" || experiment.status === "shipped" ? (
               <form method="post" action={`/admin/experiments/${experiment.key}/stop`}>
-                <button type="submit" className="danger">
-                  Stop the test
+                <button type="submit" className="danger" data-testid="experiment-stop">
+                  {experiment.status === "shipped" ? "End the shipped test: the entry path serves its own page again" : "Stop the test"}
                 </button>
               </form>
             ) : null}

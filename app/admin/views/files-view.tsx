@@ -36,6 +36,7 @@ export function FilesView({ operator, products, canUpload, maxUploadMb, notice }
                     <th scope="col">Uploaded</th>
                     <th scope="col">Downloads</th>
                     <th scope="col">State</th>
+                    <th scope="col">File</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -50,6 +51,11 @@ export function FilesView({ operator, products, canUpload, maxUploadMb, notice }
                       </td>
                       <td>{file.downloads}</td>
                       <td>{file.current ? <strong>current</strong> : "replaced"}</td>
+                      <td>
+                        <a href={`/admin/files/${file.id}`} data-testid="admin-file-read">
+                          Download
+                        </a>
+                      </td>
                     </tr>
                   ))}
                 </tbody>

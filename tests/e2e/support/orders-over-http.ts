@@ -8,7 +8,10 @@ export interface PlacedOrder {
 
 /** `thankYou: false` leaves the order's funnel open, its upsells still on offer (and its number unread). */
 export async function placeOrder(baseUrl: string, { email = "jonas@example.com", headers = {}, thankYou = true }: { email?: string; headers?: Record<string, string>; thankYou?: boolean } = {}): Promise<PlacedOrder> {
-  const page = await (await fetch(`${baseUrl}/checkout/de?bundle=shape-3`, { headers })).text();
+  const shown = await fetch(`${baseUrl}/checkout/de?bundle=shape-3`, { headers });
+  // The form's token counts only with the cookie the page set for this browser.
+  const checkoutCookie = /vn_checkout=[^;]+/.exec(shown.headers.get("set-cookie") ?? "")?.[0] ?? "";
+  const page = await shown.text();
   const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? "";
   const form = new URLSearchParams({
     email,
@@ -25,7 +28,7 @@ export async function placeOrder(baseUrl: string, { email = "jonas@example.com",
     bundle: "shape-3",
     token,
   });
-  const response = await fetch(`${baseUrl}/checkout/de?bundle=shape-3`, { method: "POST", body: form, redirect: "manual", headers });
+  const response = await fetch(`${baseUrl}/checkout/de?bundle=shape-3`, { method: "POST", body: form, redirect: "manual", headers: { ...headers, Cookie: [headers.Cookie, checkoutCookie].filter(Boolean).join("; ") } });
   if (response.status !== 303) throw new Error(`The checkout answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
   const cookie = /vn_order=[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0] ?? "";
   if (!thankYou) return { cookie, number: "" };
