@@ -144,8 +144,8 @@ describe.each(databaseKinds)("experiments on %s", (kind) => {
 
 describe.each(databaseKinds)("split tests that would send visitors round in a circle, on %s", (kind) => {
   const database = useTestDatabase(kind);
-  const there: ExperimentInput = { name: "Offer to offer 2", entryPath: "/offer", arms: [{ path: "/offer", weight: 50 }, { path: "/offer2", weight: 50 }], market: null, hypothesis: "" };
-  const back: ExperimentInput = { name: "Offer 2 to offer", entryPath: "/offer2", arms: [{ path: "/offer2", weight: 50 }, { path: "/offer", weight: 50 }], market: null, hypothesis: "" };
+  const there: ExperimentInput = { name: "Offer to offer 2", entryPath: "/offer", arms: [{ path: "/offer", weight: 50 }, { path: "/offer2", weight: 50 }], market: null, hypothesis: "", primaryMetric: "conversion" };
+  const back: ExperimentInput = { name: "Offer 2 to offer", entryPath: "/offer2", arms: [{ path: "/offer2", weight: 50 }, { path: "/offer", weight: 50 }], market: null, hypothesis: "", primaryMetric: "conversion" };
 
   it("refuses creating, starting or shipping a test whose arm is a live test's entry, or whose entry is a live test's arm, and says why", async () => {
     const { db } = database;
