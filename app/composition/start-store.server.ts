@@ -6,6 +6,7 @@ import { composeMail } from "../emails/compose.server";
 import { startOutboxWorker } from "../mail/outbox.server";
 import { createMailTransport } from "../mail/transport.server";
 import { createOrderCookie } from "../orders/order-access.server";
+import { startPaymentReconciler } from "../orders/payment-attempts.server";
 import { loadSigningKey } from "../db/store-secret.server";
 import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
 import type { PaymentProvider } from "../payments/provider";
@@ -56,6 +57,8 @@ export async function startStore(env: Record<string, string | undefined> = proce
     const { secretKey, webhookSecret, apiUrl } = settings.stripe;
     providers.set("stripe", createStripeProvider({ secretKey, webhookSecret, publicUrl: settings.publicUrl, ...(apiUrl ? { apiUrl } : {}) }));
   }
+  // Attempts left open (a lost answer, a buyer who never came back) are asked about; every instance runs it, one attempt each.
+  const reconciler = startPaymentReconciler(database.db, (id) => providers.get(id));
   const started: Store = {
     settings,
     db: database.db,
@@ -68,6 +71,7 @@ export async function startStore(env: Record<string, string | undefined> = proce
     outbox,
     files,
     async close() {
+      await reconciler.stop();
       await outbox.stop();
       // Split tests' assignments still counted in memory are written before the database closes.
       await flushExposures(database.db).catch((error: unknown) => console.error(error));

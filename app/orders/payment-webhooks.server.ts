@@ -1,8 +1,9 @@
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { orders, payments, refunds, webhookEvents } from "../db/schema";
 import { changeStatus, recordEvent, type Payment } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
+import { refreshAttempt, settleAttempt } from "./payment-attempts.server";
 import { settleProviderRefund } from "./refund-service.server";
 import { WebhookRejected, type PaymentEvent, type PaymentProvider } from "../payments/provider";
 
@@ -41,22 +42,31 @@ export async function receiveWebhook(db: Database, provider: PaymentProvider | u
   return 200;
 }
 
-async function paymentOf(db: Database, providerId: string, providerRef: string): Promise<Payment | undefined> {
+/**
+ * The payment an event is about: by the provider's reference, else by our own attempt id that the
+ * provider keeps with it (the answer that would have told us its reference was lost).
+ */
+async function paymentOf(db: Database, providerId: string, providerRef: string, attemptRef: string | undefined): Promise<Payment | undefined> {
   const [payment] = await db
     .select()
     .from(payments)
     .where(and(eq(payments.provider, providerId), eq(payments.providerRef, providerRef)));
-  return payment;
+  if (payment || !attemptRef || !/^[0-9a-f-]{36}$/.test(attemptRef)) return payment;
+  const [byAttempt] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, providerId), eq(payments.id, attemptRef), or(isNull(payments.providerRef), eq(payments.providerRef, providerRef))));
+  return byAttempt;
 }
 
 async function applyEvent(db: Database, provider: PaymentProvider, event: PaymentEvent): Promise<void> {
   if (event.type === "ignored") return;
-  const payment = await paymentOf(db, provider.id, event.providerRef);
+  const payment = await paymentOf(db, provider.id, event.providerRef, "attemptRef" in event ? event.attemptRef : undefined);
   // An event about a payment this store never made (another shop on the same account): nothing to do.
   if (!payment) return;
   switch (event.type) {
     case "payment.succeeded":
-      await applyPaymentOutcome(db, payment.id, { status: "succeeded", providerRef: event.providerRef, reusableMethodRef: event.reusableMethodRef });
+      await settleAttempt(db, provider, payment.id, { status: "succeeded", providerRef: event.providerRef, reusableMethodRef: event.reusableMethodRef });
       return;
     case "payment.processing":
       await applyPaymentOutcome(db, payment.id, { status: "processing", providerRef: event.providerRef });
@@ -65,6 +75,11 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
       await applyPaymentOutcome(db, payment.id, { status: "declined", providerRef: event.providerRef, code: event.code });
       return;
     case "payment.refunded":
+      // The refund of a charge the store had not wanted (a superseded attempt) leaves the order as it is.
+      if (payment.status !== "succeeded") {
+        await recordEvent(db, payment.orderId, "stray_charge_refund_confirmed", { payment: payment.id, refunded: event.amountRefundedMinor });
+        return;
+      }
       await applyRefundTotal(db, payment, event.amountRefundedMinor);
       return;
     case "refund.settled":
@@ -74,8 +89,9 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
       await recordEvent(db, payment.orderId, "payment_disputed", { payment: payment.id });
       return;
     case "payment.awaiting_store":
-      // Asking the provider is what the buyer's return would have done (PayPal captures then).
-      await applyPaymentOutcome(db, payment.id, await provider.retrievePayment(event.providerRef));
+      // Asking the provider is what the buyer's return would have done (PayPal captures then);
+      // an attempt the store has closed is never captured.
+      await refreshAttempt(db, provider, payment.providerRef ? payment : { ...payment, providerRef: event.providerRef });
       return;
   }
 }

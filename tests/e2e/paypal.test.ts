@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePayPal, type FakePayPal } from "../fakes/paypal/fake-paypal-api";
-import { fillContact } from "./support/buyer";
+import { fillContact, payByCard } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
 import { freePort } from "./support/free-port";
 import { startServer, type RunningServer } from "./support/server";
@@ -156,6 +156,43 @@ describe("paying with PayPal", () => {
     await page().waitForSelector("html[data-hydrated]");
     expect(await page().getByTestId("order-number").count()).toBe(1);
     expect(await page().locator(".order-status").textContent()).toBeTruthy();
+  });
+
+  it("charges once when the buyer leaves PayPal for a card and approves at PayPal afterwards", { timeout: 60_000 }, async () => {
+    let orderId = "";
+    let returnUrl = "";
+    await payWithPayPal("shape-1", () => {
+      void page().route(/\/checkoutnow\?/, async (route) => {
+        // The buyer looks at PayPal's page, then comes back to the store without approving.
+        orderId = new URL(route.request().url()).searchParams.get("token") ?? "";
+        const created = paypal.requestsTo("POST", "/v2/checkout/orders").at(-1)?.body as { payment_source: { paypal: { experience_context: { return_url: string } } } };
+        returnUrl = created.payment_source.paypal.experience_context.return_url;
+        await route.fulfill({ status: 200, contentType: "text/html", body: "<p>PayPal</p>" });
+      });
+    });
+    await expect.poll(() => orderId).not.toBe("");
+    await page().unroute(/\/checkoutnow\?/);
+    await openHydrated(page(), `${server.url}/checkout/fr?bundle=shape-1`);
+    await payByCard(page(), "4242 4242 4242 4242");
+    await page().waitForURL(/\/upsell\/fr$/);
+
+    // Later the buyer approves in the PayPal tab they left open: PayPal's webhook, then the return.
+    paypal.approve(orderId);
+    paypal.setVerificationStatus("SUCCESS");
+    const webhook = JSON.stringify({ id: `WH-late-${orderId}`, event_version: "1.0", event_type: "CHECKOUT.ORDER.APPROVED", resource: { id: orderId } });
+    const headers = {
+      "Content-Type": "application/json",
+      "PayPal-Auth-Algo": "SHA256withRSA",
+      "PayPal-Cert-Url": "https://api.paypal.com/v1/notifications/certs/CERT-fake",
+      "PayPal-Transmission-Id": `late-${orderId}`,
+      "PayPal-Transmission-Sig": "c2lnbmF0dXJl",
+      "PayPal-Transmission-Time": new Date().toISOString(),
+    };
+    expect((await fetch(`${server.url}/webhooks/paypal`, { method: "POST", body: webhook, headers })).status).toBe(200);
+    await page().goto(returnUrl);
+    expect(paypal.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(0);
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-number").count()).toBe(1);
   });
 
   it("is not offered where PayPal cannot vault (Switzerland)", async () => {

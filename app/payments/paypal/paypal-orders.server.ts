@@ -20,6 +20,8 @@ export interface PayPalShipping {
 
 export interface OrderRequest {
   orderNumber: string;
+  /** Our payment attempt's id: the purchase unit's `invoice_id`, by which the order is found again. */
+  attemptRef?: string;
   amountMinor: number;
   currency: string;
   shipping?: PayPalShipping;
@@ -29,6 +31,7 @@ function purchaseUnit(order: OrderRequest) {
   return {
     reference_id: order.orderNumber,
     custom_id: order.orderNumber,
+    ...(order.attemptRef ? { invoice_id: order.attemptRef } : {}),
     amount: { currency_code: order.currency, value: minorToPayPalValue(order.amountMinor, order.currency) },
     ...(order.shipping ? { shipping: shippingOf(order.shipping) } : {}),
   };

@@ -276,6 +276,23 @@ describe("retrievePayment", () => {
   });
 });
 
+describe("cancelPayment", () => {
+  it("never captures an order the buyer approved after the store closed its attempt", async () => {
+    const provider = paypal();
+    const orderId = refOf(await provider.startPayment(checkout({ attemptRef: paymentId })));
+    expect(textAt(lastBody("POST", "/v2/checkout/orders"), "purchase_units", 0, "invoice_id")).toBe(paymentId);
+    fake.approve(orderId);
+    expect(await provider.cancelPayment(orderId)).toEqual({ status: "declined", providerRef: orderId, code: "cancelled" });
+    expect(fake.requestsTo("POST", /\/capture$/)).toHaveLength(0);
+  });
+
+  it("answers succeeded for an order that was captured all the same", async () => {
+    const provider = paypal();
+    const { orderId } = await paidOrder(provider);
+    expect(await provider.cancelPayment(orderId)).toMatchObject({ status: "succeeded", providerRef: orderId });
+  });
+});
+
 describe("chargeSavedMethod", () => {
   const upsell = (reusableMethodRef: string, idempotencyKey = `order:${randomUUID()}:upsell:1`) => ({
     idempotencyKey,

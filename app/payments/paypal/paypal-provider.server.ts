@@ -180,8 +180,8 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
     return reading.outcome;
   }
 
-  function orderRequest(input: { orderNumber: string; amountMinor: number; currency: string; shipping?: PayPalShipping }): OrderRequest {
-    return { orderNumber: input.orderNumber, amountMinor: input.amountMinor, currency: input.currency, shipping: input.shipping };
+  function orderRequest(input: { orderNumber: string; attemptRef?: string; amountMinor: number; currency: string; shipping?: PayPalShipping }): OrderRequest {
+    return { orderNumber: input.orderNumber, attemptRef: input.attemptRef, amountMinor: input.amountMinor, currency: input.currency, shipping: input.shipping };
   }
 
   return {
@@ -197,6 +197,17 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       // PayPal forgets orders the buyer never approved once they expire.
       if (answer.status === 404) return { status: "declined", providerRef, code: "cancelled" };
       return settle(answer.body);
+    },
+
+    async cancelPayment(providerRef) {
+      // Orders v2 has no way to void an order of intent CAPTURE: it expires unless captured, and
+      // this provider captures only through `retrievePayment`, which the store no longer calls for
+      // a closed attempt. Only a capture made elsewhere (PayPal's own retry) can have taken money.
+      const answer = await getOrder(providerRef);
+      if (answer.status === 404) return { status: "declined", providerRef, code: "cancelled" };
+      const reading = readOrder(answer.body);
+      if (reading.kind === "outcome" && (reading.outcome.status === "succeeded" || reading.outcome.status === "processing")) return reading.outcome;
+      return { status: "declined", providerRef, code: "cancelled" };
     },
 
     async chargeSavedMethod(input) {
