@@ -192,19 +192,24 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, lost.payment.orderId), eq(outbox.kind, "order-confirmation")))).toHaveLength(1);
   });
 
-  it("reconciles attempts left open, each by one instance: replays a lost call, asks about an approved one", async () => {
+  it("reconciles attempts left open, each by one instance: replays a lost call, settles an approved one, leaves a waiting one as it is", async () => {
     const { gateway, providers, loseAnswers } = await setup();
     loseAnswers(1);
     const lost = await pay(database.db, providers, randomUUID(), "card", card);
     const atBank = await pay(database.db, providers, randomUUID(), "bank", {});
     if (atBank.kind !== "settled") throw new Error("expected the bank's page");
     await gateway.answer(atBank.payment.providerRef ?? "", true);
+    const waiting = await pay(database.db, providers, randomUUID(), "bank", {});
+    if (waiting.kind !== "settled") throw new Error("expected the bank's page");
+    const waitingEvents = await eventTypes(waiting.order.id);
 
     // Not yet due: nothing is asked.
     expect(await reconcilePaymentAttempts(database.db, providers)).toBe(0);
     const later = () => new Date(Date.now() + reconcileAfterMs + 1000);
     const rounds = await Promise.all([reconcilePaymentAttempts(database.db, providers, later), reconcilePaymentAttempts(database.db, providers, later)]);
-    expect(rounds[0] + rounds[1]).toBe(2);
+    expect(rounds[0] + rounds[1]).toBe(3);
+    // The buyer still at the bank: asked, and nothing new on the timeline.
+    expect(await eventTypes(waiting.order.id)).toEqual(waitingEvents);
     for (const orderId of [lost.payment.orderId, atBank.order.id]) {
       expect((await orderById(database.db, orderId))?.status).toBe("paid");
       expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, orderId), eq(outbox.kind, "order-confirmation")))).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { payments } from "../db/schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
@@ -221,6 +221,8 @@ const replayWithinMs = 23 * 60 * 60 * 1000;
  */
 async function claimAttempt(db: Database, now: Date): Promise<Payment | undefined> {
   const due = new Date(now.getTime() - reconcileAfterMs);
+  // A buyer who has not finished in a day has left; the provider's webhook still settles the attempt.
+  const recent = new Date(now.getTime() - 24 * 60 * 60 * 1000);
   return db.transaction(async (tx) => {
     const [payment] = await tx
       .select()
@@ -232,6 +234,7 @@ async function claimAttempt(db: Database, now: Date): Promise<Payment | undefine
             and(isNotNull(payments.supersededAt), isNull(payments.providerClosedAt), isNull(payments.strayRefundRef)),
           ),
           or(isNull(payments.checkedAt), lt(payments.checkedAt, due)),
+          gt(payments.createdAt, recent),
         ),
       )
       .orderBy(payments.updatedAt)
@@ -252,7 +255,9 @@ async function reconcileAttempt(db: Database, providers: ProviderLookup, payment
     return;
   }
   if (payment.providerRef) {
-    await refreshAttempt(db, provider, payment);
+    const outcome = await provider.retrievePayment(payment.providerRef);
+    // Still waiting for the buyer or the bank: nothing new for the timeline.
+    if (outcome.status !== payment.status) await settleAttempt(db, provider, payment.id, outcome);
     return;
   }
   // The first call's answer never arrived: the same request under the same key gets the provider's

@@ -124,6 +124,17 @@ describe("paying with PayPal", () => {
     expect(await page().locator(".order-status").count()).toBe(0);
   });
 
+  it("sends the buyer back to PayPal to choose another funding source when theirs is declined, and pays with the one they choose", { timeout: 60_000 }, async () => {
+    await payWithPayPal("shape-1", () => paypal.setNextCaptureOutcome("INSTRUMENT_DECLINED"));
+    await page().waitForURL(/\/upsell\/fr$/);
+    const orderId = lastCreatedOrder();
+    const captures = paypal.exchanges.filter((exchange) => exchange.request.path === `/v2/checkout/orders/${orderId}/capture`);
+    expect(captures.map((exchange) => exchange.status)).toEqual([422, 201]);
+    expect(paypal.requestsTo("GET", "/checkoutnow").filter((request) => request.query.token === orderId)).toHaveLength(2);
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-number").count()).toBe(1);
+  });
+
   it("turns a kept account PayPal refuses into a PayPal payment the buyer approves for the upsell, and moves on with it on the order", { timeout: 60_000 }, async () => {
     await payWithPayPal("shape-3");
     await page().waitForURL(/\/upsell\/fr$/);

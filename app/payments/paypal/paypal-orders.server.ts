@@ -129,7 +129,8 @@ export function vaultIdOf(order: unknown): string | null {
  */
 export function approvalLinkOf(order: unknown): string | undefined {
   const links = listAt(order, "links");
-  for (const rel of ["payer-action", "approve"]) {
+  // `redirect`: the page an INSTRUMENT_DECLINED refusal links, where the buyer chooses another funding source.
+  for (const rel of ["payer-action", "approve", "redirect"]) {
     const link = links.find((candidate) => textAt(candidate, "rel") === rel);
     const href = textAt(link, "href");
     if (href) return href;

@@ -226,13 +226,23 @@ describe("retrievePayment", () => {
   it.each<[FakeCaptureOutcome, PaymentOutcome["status"], string | null]>([
     ["PENDING", "processing", null],
     ["DECLINED", "declined", "card_declined"],
-    ["INSTRUMENT_DECLINED", "declined", "card_declined"],
   ])("a %s capture answers %s", async (capture, status, code) => {
     const provider = paypal();
     const orderId = refOf(await provider.startPayment(checkout()));
     fake.approve(orderId, capture);
     const outcome = await provider.retrievePayment(orderId);
     expect(outcome).toEqual({ status, providerRef: orderId, ...(code ? { code } : {}) });
+  });
+
+  it("sends the buyer back to PayPal to choose another funding source when the capture answers INSTRUMENT_DECLINED, and captures after they chose", async () => {
+    const provider = paypal();
+    const orderId = refOf(await provider.startPayment(checkout()));
+    fake.approve(orderId, "INSTRUMENT_DECLINED");
+    expect(await provider.retrievePayment(orderId)).toEqual({ status: "requires_action", providerRef: orderId, actionUrl: `${fake.url}/checkoutnow?token=${orderId}` });
+    // The buyer picks another funding source on that page; the next capture is a new request and pays.
+    fake.approve(orderId);
+    expect(await provider.retrievePayment(orderId)).toMatchObject({ status: "succeeded", providerRef: orderId });
+    expect(fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(2);
   });
 
   it.each<[string, boolean, string]>([

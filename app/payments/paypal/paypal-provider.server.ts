@@ -143,12 +143,19 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
     if (answer.status !== 422) throw failure(`POST ${path}`, answer);
     const issues = failure(`POST ${path}`, answer).issues;
     if (issues.some((issue) => payerActionIssues.includes(issue))) return payerAction(orderId, answer.body);
+    // The buyer's funding source failed: "restart the payment so the payer can select a different
+    // payment option" (https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/),
+    // on the page the refusal links. Without one, it is a decline the buyer can answer with another method.
+    if (issues.includes("INSTRUMENT_DECLINED")) {
+      const restart = approvalLinkOf(answer.body);
+      return restart ? { status: "requires_action", providerRef: orderId, actionUrl: restart } : { status: "declined", providerRef: orderId, code: "card_declined" };
+    }
     if (issues.includes("ORDER_ALREADY_CAPTURED") || issues.some((issue) => awaitingBuyerIssues.includes(issue))) {
       const current = await getOrder(orderId);
       if (current.status === 404) return { status: "declined", providerRef: orderId, code: "cancelled" };
       return settledAfterCapture(current.body);
     }
-    // INSTRUMENT_DECLINED, TRANSACTION_REFUSED and the like: PayPal would not take the money.
+    // TRANSACTION_REFUSED and the like: PayPal would not take the money.
     return { status: "declined", providerRef: orderId, code: "card_declined" };
   }
 

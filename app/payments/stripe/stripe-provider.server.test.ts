@@ -501,6 +501,13 @@ describe("verifyWebhook", () => {
     expect(await provider.retrievePayment(intentId)).toEqual({ status: "succeeded", providerRef: intentId, reusableMethodRef });
   });
 
+  it("names our attempt from the intent's metadata, so a payment whose intent id never reached us is found", async () => {
+    const provider = stripe();
+    const paid = await provider.startPayment(checkout({ attemptRef: paymentId }));
+    const { event } = await verified("payment_intent.succeeded", fake.paymentIntent(refOf(paid)));
+    expect(event).toEqual({ type: "payment.awaiting_store", providerRef: refOf(paid), attemptRef: paymentId });
+  });
+
   it("maps payment_intent.processing", async () => {
     const intentId = refOf(await stripe().startPayment(checkout({ details: { paymentMethod: fakeTestPaymentMethods.sepaDebit } })));
     await expect(verified("payment_intent.processing", fake.paymentIntent(intentId))).resolves.toMatchObject({ event: { type: "payment.processing", providerRef: intentId } });
