@@ -6,7 +6,7 @@ import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.se
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { cookieOrder } from "../upsells/order-page.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
-import { providerReturnPath, refreshAttempt, runPaymentAttempt } from "../orders/payment-attempts.server";
+import { isPaymentReturnToken, providerReturnPath, refreshAttempt, runPaymentAttempt } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
 import { paymentSetupOf } from "../payments/payment-setup";
@@ -16,7 +16,8 @@ import { nextPagePath } from "../upsells/upsell-page.server";
 import { checkCheckoutToken, newCheckoutToken } from "./checkout-token.server";
 import { checkoutFields, contactFields, keptValues, validateCheckout, type CheckoutErrors } from "./checkout-form";
 import { normalizePostalCode } from "./postal-codes";
-import { commerceTextsFor } from "../orders/commerce-texts.server";
+import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
+import type { PaymentStatus } from "../db/schema";
 import { armOfQuery } from "../experiments/experiment-model";
 
 interface RouteArgs {
@@ -182,7 +183,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       // Stripe's Payment Element sends a ConfirmationToken; the test gateway's fields sit in our form.
       details: method === "stripe" ? { paymentMethod: values.stripeToken ?? "" } : { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
       saveMethod: isReusableMethod(method),
-      returnUrl: providerReturnPath(payments.id, placed.payment.id, params.locale ? "upsell-2" : "upsell"),
+      returnUrl: providerReturnPath(payments.id, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey),
     },
   });
   if (attempt.kind === "unavailable") return reply(503, texts.declines.provider_unavailable, {}, values.token, cookieHeader);
@@ -199,13 +200,38 @@ function thankYouPath(next: string, locale: string | undefined): string {
   return `${locale ? routePath("thankyou-2", locale.toLowerCase()) : routePath("thankyou")}${query}`;
 }
 
+/** What a buyer back in another browser sees: the payment's state, in the order's language, and nothing of the order. */
+export interface ReturnElsewhere {
+  elsewhere: true;
+  state: "paid" | "processing" | "waiting" | "failed";
+  texts: CommerceTexts["checkout"]["returnElsewhere"];
+}
+
+function returnState(status: PaymentStatus, strayRefunded: boolean): ReturnElsewhere["state"] {
+  if (status === "succeeded") return "paid";
+  if (status === "processing") return "processing";
+  if (status === "started" || status === "requires_action") return "waiting";
+  // A closed attempt charged anyway was refunded: the buyer paid this order another way.
+  return strayRefunded ? "paid" : "failed";
+}
+
 /** Where the provider's pages send the buyer back: the order follows what the provider says. */
-export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }): Promise<never> {
-  const { db, providers, orderCookie } = store();
+export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }): Promise<ReturnElsewhere> {
+  const { db, providers, orderCookie, signingKey } = store();
   const payment = /^[0-9a-f-]{36}$/.test(params.payment ?? "") ? await paymentById(db, params.payment ?? "") : undefined;
   const ownOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
-  if (!payment || payment.orderId !== ownOrder) throw data({ message: "Unknown payment" }, { status: 404 });
+  if (!payment) throw data({ message: "Unknown payment" }, { status: 404 });
   const provider = providers.get(payment.provider);
+  if (payment.orderId !== ownOrder) {
+    // Another browser (a bank or wallet app opened the return there): the return token shows this
+    // payment's state once the provider has been asked, and gives no access to the order.
+    const token = new URL(request.url).searchParams.get("r") ?? "";
+    if (!isPaymentReturnToken(signingKey, payment.id, token)) throw data({ message: "Unknown payment" }, { status: 404 });
+    const refreshed = provider ? await refreshAttempt(db, provider, payment) : { payment };
+    const order = await orderById(db, payment.orderId);
+    const state = returnState(refreshed.payment.status, refreshed.payment.strayRefundRef !== null);
+    return { elsewhere: true, state, texts: commerceTextsFor(order?.locale ?? "").checkout.returnElsewhere };
+  }
   // An attempt the store has closed (the buyer paid another way) is cancelled, never captured.
   let applied = provider ? await refreshAttempt(db, provider, payment) : { order: await orderById(db, payment.orderId), payment, outcome: null };
   const { outcome } = applied;

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { payments } from "../db/schema";
@@ -300,10 +301,26 @@ export function startPaymentReconciler(db: Database, providers: ProviderLookup, 
 }
 
 /**
+ * The return URL's proof that it was made for this payment: a bank or wallet app may open it in
+ * another browser, without the order cookie. It names the payment only, so it shows that payment's
+ * state and never the order.
+ */
+export function paymentReturnToken(signingKey: string, paymentId: string): string {
+  return createHmac("sha256", signingKey).update(`payment-return:${paymentId}`).digest("base64url").slice(0, 32);
+}
+
+export function isPaymentReturnToken(signingKey: string, paymentId: string, token: string): boolean {
+  const expected = Buffer.from(paymentReturnToken(signingKey, paymentId));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
  * Where a provider's pages send the buyer back. PayPal's return is the specification's
  * `/paypal-confirm/:from` page, named after the step the buyer continues to; the others come back
  * through `/checkout-return`. Both hand the payment to the same return handling.
  */
-export function providerReturnPath(providerId: string, paymentId: string, continueTo: string): string {
-  return providerId === "paypal" ? `/paypal-confirm/${continueTo}?payment=${paymentId}` : `/checkout-return/${paymentId}`;
+export function providerReturnPath(providerId: string, paymentId: string, continueTo: string, signingKey: string): string {
+  const token = paymentReturnToken(signingKey, paymentId);
+  return providerId === "paypal" ? `/paypal-confirm/${continueTo}?payment=${paymentId}&r=${token}` : `/checkout-return/${paymentId}?r=${token}`;
 }

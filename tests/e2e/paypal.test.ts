@@ -35,7 +35,7 @@ describe("paying with PayPal", () => {
         paypal: {
           attributes: { vault: { store_in_vault: "ON_SUCCESS" } },
           // Back through the specification's confirmation page, named after the next step.
-          experience_context: { return_url: expect.stringMatching(/\/paypal-confirm\/upsell-2\?payment=[0-9a-f-]{36}$/) },
+          experience_context: { return_url: expect.stringMatching(/\/paypal-confirm\/upsell-2\?payment=[0-9a-f-]{36}&r=[\w-]{32}$/) },
         },
       },
     });
@@ -202,6 +202,46 @@ describe("paying with PayPal", () => {
     expect((await fetch(`${server.url}/webhooks/paypal`, { method: "POST", body: webhook, headers })).status).toBe(200);
     await page().goto(returnUrl);
     expect(paypal.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(0);
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-number").count()).toBe(1);
+  });
+
+  it("shows a buyer whom PayPal's app brings back in another browser the payment's state, never the order", { timeout: 60_000 }, async () => {
+    let orderId = "";
+    let returnUrl = "";
+    await payWithPayPal("shape-1", () => {
+      void page().route(/\/checkoutnow\?/, async (route) => {
+        // The buyer approves in PayPal's app, which opens the return URL in the phone's default browser.
+        orderId = new URL(route.request().url()).searchParams.get("token") ?? "";
+        const created = paypal.requestsTo("POST", "/v2/checkout/orders").at(-1)?.body as { payment_source: { paypal: { experience_context: { return_url: string } } } };
+        returnUrl = created.payment_source.paypal.experience_context.return_url;
+        paypal.approve(orderId);
+        await route.fulfill({ status: 200, contentType: "text/html", body: "<p>Approved in the app</p>" });
+      });
+    });
+    await expect.poll(() => orderId).not.toBe("");
+    const otherBrowser = await page().context().browser()?.newPage();
+    if (!otherBrowser) throw new Error("no second browser context");
+    try {
+      const answer = await otherBrowser.goto(returnUrl);
+      expect(answer?.status()).toBe(200);
+      await otherBrowser.getByTestId("return-elsewhere").waitFor();
+      expect(await otherBrowser.getByTestId("return-elsewhere").getAttribute("data-state")).toBe("paid");
+      expect(await otherBrowser.locator("h1").textContent()).toBe("Votre paiement");
+      expect(await otherBrowser.getByTestId("return-elsewhere").textContent()).toContain("boîte e-mail");
+      expect(await otherBrowser.getByTestId("order-number").count()).toBe(0);
+      expect(paypal.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(1);
+      // The return token names this payment only: without it, the other browser learns nothing.
+      const bare = new URL(returnUrl);
+      bare.searchParams.delete("r");
+      expect((await otherBrowser.goto(bare.toString()))?.status()).toBe(404);
+      // Nor does it open the order there.
+      await openHydrated(otherBrowser, `${server.url}/thankyou/fr`);
+      expect(await otherBrowser.getByTestId("order-number").count()).toBe(0);
+    } finally {
+      await otherBrowser.close();
+    }
+    // The buyer's own browser has the paid order.
     await openHydrated(page(), `${server.url}/thankyou/fr`);
     expect(await page().getByTestId("order-number").count()).toBe(1);
   });
