@@ -20,7 +20,7 @@ export default [
   route("legal-texts/:lang", "routes/legal-texts.ts", { id: "legal-texts" }),
   // The test gateway's own pages, and the address every provider sends the buyer back to.
   route("test-gateway/:step/:charge", "routes/test-gateway.tsx", { id: "test-gateway" }),
-  route("checkout-return/:payment", "routes/checkout-return.ts", { id: "checkout-return" }),
+  route("checkout-return/:payment", "routes/checkout-return.tsx", { id: "checkout-return" }),
   route("webhooks/:provider", "routes/webhooks.ts", { id: "webhooks" }),
   route("storefront-settings", "routes/storefront-settings.ts", { id: "storefront-settings" }),
   // Counts of funnel page views, posted by the page-view beacon (DESIGN §14).

@@ -6,18 +6,19 @@ import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.se
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { cookieOrder } from "../upsells/order-page.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
-import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
+import { isPaymentReturnToken, providerReturnPath, refreshAttempt, runPaymentAttempt } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
 import { paymentSetupOf } from "../payments/payment-setup";
-import type { DeclineCode, PaymentOutcome } from "../payments/provider";
+import type { DeclineCode } from "../payments/provider";
 import { store } from "../store/store.server";
 import { nextPagePath } from "../upsells/upsell-page.server";
 import { browserCookie, browserIdOf, checkCheckoutToken, newBrowserId, newCheckoutToken } from "./checkout-token.server";
 import { reachedOverHttps } from "../platform/https-request";
 import { checkoutFields, contactFields, keptValues, validateCheckout, type CheckoutErrors } from "./checkout-form";
 import { normalizePostalCode } from "./postal-codes";
-import { commerceTextsFor } from "../orders/commerce-texts.server";
+import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
+import type { PaymentStatus } from "../db/schema";
 import { armOfQuery } from "../experiments/exposure-token.server";
 
 interface RouteArgs {
@@ -191,37 +192,23 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     return reply(409, texts.alreadyPlaced);
   }
 
-  let payment = placed.payment;
-  let outcome: PaymentOutcome | null = null;
-  if (placed.kind === "in_progress") {
-    // The other request of this submission is paying: take its outcome rather than pay again.
-    payment = (await waitForSettledPayment(db, payment.id)) ?? payment;
-    if (payment.status === "requires_action" && payment.providerRef) outcome = await payments.retrievePayment(payment.providerRef);
-    else outcome = outcomeOfPayment(payment);
-  }
-  if (!outcome) {
-    try {
-      outcome = await payments.startPayment({
-        idempotencyKey: payment.idempotencyKey,
-        customer: { email: placed.order.email, name: `${placed.order.givenName} ${placed.order.familyName}`, country: placed.order.country },
-        orderNumber: placed.order.number,
-        amountMinor: payment.amountMinor,
-        currency: payment.currency,
-        method,
-        // Stripe's Payment Element sends a ConfirmationToken; the test gateway's fields sit in our form.
-        details: method === "stripe" ? { paymentMethod: values.stripeToken ?? "" } : { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
-        saveMethod: isReusableMethod(method),
-        returnUrl: providerReturnPath(payments.id, payment.id, params.locale ? "upsell-2" : "upsell"),
-      });
-    } catch (error) {
-      // The provider may or may not have charged: the payment stays open, and the retry's call with
-      // the same idempotency key finds out without charging twice.
-      console.error(`Payment provider call failed for payment ${payment.id}: ${error instanceof Error ? error.message : String(error)}`);
-      return reply(503, texts.declines.provider_unavailable, {}, values.token, cookieHeader);
-    }
-  }
-  const applied = await applyPaymentOutcome(db, payment.id, outcome);
-  if (applied.order.status === "paid") throw redirect(next, { status: 303, headers: cookieHeader });
+  const attempt = await runPaymentAttempt(db, (id) => providers.get(id), placed, {
+    kind: "start",
+    input: {
+      customer: { email: placed.order.email, name: `${placed.order.givenName} ${placed.order.familyName}`, country: placed.order.country },
+      orderNumber: placed.order.number,
+      amountMinor: placed.payment.amountMinor,
+      currency: placed.payment.currency,
+      method,
+      // Stripe's Payment Element sends a ConfirmationToken; the test gateway's fields sit in our form.
+      details: method === "stripe" ? { paymentMethod: values.stripeToken ?? "" } : { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
+      saveMethod: isReusableMethod(method),
+      returnUrl: providerReturnPath(payments.id, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey),
+    },
+  });
+  if (attempt.kind === "unavailable") return reply(503, texts.declines.provider_unavailable, {}, values.token, cookieHeader);
+  const { outcome } = attempt;
+  if (attempt.order.status === "paid") throw redirect(next, { status: 303, headers: cookieHeader });
   if (outcome.status === "requires_action") throw redirect(outcome.actionUrl, { status: 303, headers: cookieHeader });
   if (outcome.status === "processing") throw redirect(thankYouPath(next, params.locale), { status: 303, headers: cookieHeader });
   const code = outcome.status === "declined" ? outcome.code : "card_declined";
@@ -233,19 +220,45 @@ function thankYouPath(next: string, locale: string | undefined): string {
   return `${locale ? routePath("thankyou-2", locale.toLowerCase()) : routePath("thankyou")}${query}`;
 }
 
+/** What a buyer back in another browser sees: the payment's state, in the order's language, and nothing of the order. */
+export interface ReturnElsewhere {
+  elsewhere: true;
+  state: "paid" | "processing" | "waiting" | "failed";
+  texts: CommerceTexts["checkout"]["returnElsewhere"];
+}
+
+function returnState(status: PaymentStatus, strayRefunded: boolean): ReturnElsewhere["state"] {
+  if (status === "succeeded") return "paid";
+  if (status === "processing") return "processing";
+  if (status === "started" || status === "requires_action") return "waiting";
+  // A closed attempt charged anyway was refunded: the buyer paid this order another way.
+  return strayRefunded ? "paid" : "failed";
+}
+
 /** Where the provider's pages send the buyer back: the order follows what the provider says. */
-export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }): Promise<never> {
-  const { db, providers, orderCookie } = store();
+export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }): Promise<ReturnElsewhere> {
+  const { db, providers, orderCookie, signingKey } = store();
   const payment = /^[0-9a-f-]{36}$/.test(params.payment ?? "") ? await paymentById(db, params.payment ?? "") : undefined;
   const ownOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
-  if (!payment || payment.orderId !== ownOrder) throw data({ message: "Unknown payment" }, { status: 404 });
+  if (!payment) throw data({ message: "Unknown payment" }, { status: 404 });
   const provider = providers.get(payment.provider);
-  let outcome = payment.providerRef && provider ? await provider.retrievePayment(payment.providerRef) : null;
+  if (payment.orderId !== ownOrder) {
+    // Another browser (a bank or wallet app opened the return there): the return token shows this
+    // payment's state once the provider has been asked, and gives no access to the order.
+    const token = new URL(request.url).searchParams.get("r") ?? "";
+    if (!isPaymentReturnToken(signingKey, payment.id, token)) throw data({ message: "Unknown payment" }, { status: 404 });
+    const refreshed = provider ? await refreshAttempt(db, provider, payment) : { payment };
+    const order = await orderById(db, payment.orderId);
+    const state = returnState(refreshed.payment.status, refreshed.payment.strayRefundRef !== null);
+    return { elsewhere: true, state, texts: commerceTextsFor(order?.locale ?? "").checkout.returnElsewhere };
+  }
+  // An attempt the store has closed (the buyer paid another way) is cancelled, never captured.
+  let applied = provider ? await refreshAttempt(db, provider, payment) : { order: await orderById(db, payment.orderId), payment, outcome: null };
+  const { outcome } = applied;
   // Back through the provider's cancel link without approving: the buyer cancelled this attempt.
   if (new URL(request.url).searchParams.has("cancelled") && outcome?.status === "requires_action") {
-    outcome = { status: "declined", providerRef: outcome.providerRef, code: "cancelled" };
+    applied = { ...(await applyPaymentOutcome(db, payment.id, { status: "declined", providerRef: outcome.providerRef, code: "cancelled" })), outcome };
   }
-  const applied = outcome ? await applyPaymentOutcome(db, payment.id, outcome) : { order: await orderById(db, payment.orderId), payment };
   // The provider needs the buyer once more after they approved (PayPal answered the capture
   // PAYER_ACTION_REQUIRED or asked for another funding source): straight back to its page.
   if (outcome?.status === "requires_action" && applied.payment.status === "requires_action") throw redirect(outcome.actionUrl);

@@ -7,6 +7,7 @@ import { startOutboxWorker } from "../mail/outbox.server";
 import { createMailTransport } from "../mail/transport.server";
 import { createOrderCookie } from "../orders/order-access.server";
 import { pollPendingRefunds } from "../orders/refund-service.server";
+import { startPaymentReconciler } from "../orders/payment-attempts.server";
 import { loadSigningKey } from "../db/store-secret.server";
 import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
 import type { PaymentProvider } from "../payments/provider";
@@ -67,6 +68,8 @@ export async function startStore(env: Record<string, string | undefined> = proce
     pollPendingRefunds(database.db, providers, { olderThanMs: pendingRefundAgeMs }).catch((error: unknown) => console.error(`Asking about pending refunds failed: ${error instanceof Error ? error.message : String(error)}`));
   }, pendingRefundPollMs);
   refundPoll.unref();
+  // Attempts left open (a lost answer, a buyer who never came back) are asked about; every instance runs it, one attempt each.
+  const reconciler = startPaymentReconciler(database.db, (id) => providers.get(id));
   const started: Store = {
     settings,
     db: database.db,
@@ -80,6 +83,7 @@ export async function startStore(env: Record<string, string | undefined> = proce
     files,
     async close() {
       clearInterval(refundPoll);
+      await reconciler.stop();
       await outbox.stop();
       // Split tests' assignments still counted in memory are written before the database closes.
       await flushExposures(database.db).catch((error: unknown) => console.error(error));

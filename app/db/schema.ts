@@ -140,10 +140,23 @@ export const payments = pgTable(
     returnPath: text("return_path").notNull(),
     /** For an upsell payment: the line it adds to the order once it succeeds, priced when accepted. */
     upsellLine: jsonb("upsell_line").$type<UpsellLine>(),
+    /**
+     * What the first call to the provider sent for this attempt (its tokens, never card fields), so
+     * a replay under the same idempotency key sends exactly that again, whatever the buyer sends later.
+     */
+    providerRequest: jsonb("provider_request").$type<Record<string, unknown>>(),
+    /** The buyer paid another way while this attempt was open: it is cancelled at the provider too. */
+    supersededAt: timestamp("superseded_at", { withTimezone: true }),
+    /** When the provider confirmed that the superseded attempt can take no more money. */
+    providerClosedAt: timestamp("provider_closed_at", { withTimezone: true }),
+    /** A refund of money the provider took for this attempt after the store had closed it. */
+    strayRefundRef: text("stray_refund_ref"),
+    /** When the reconciler last asked the provider about this attempt. */
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("payments_order_idx").on(table.orderId)],
+  (table) => [index("payments_order_idx").on(table.orderId), index("payments_open_idx").on(table.status, table.updatedAt)],
 );
 
 /**

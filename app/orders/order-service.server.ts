@@ -79,8 +79,12 @@ async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | un
 }
 
 export type PlaceResult =
-  /** A payment attempt to send to the provider now. */
-  | { kind: "pay"; order: Order; payment: Payment }
+  /**
+   * A payment attempt to send to the provider now. `superseded` is the attempt the buyer left
+   * open at the provider (a bank, wallet or 3-D Secure page) before paying again this way: closed
+   * here, it must be cancelled at its provider too.
+   */
+  | { kind: "pay"; order: Order; payment: Payment; superseded?: Payment }
   /** Another request of the same submission is paying: wait for its outcome. */
   | { kind: "in_progress"; order: Order; payment: Payment }
   | { kind: "already_paid"; order: Order };
@@ -107,11 +111,15 @@ export async function placeOrder(db: Database, input: NewOrder, payment: { provi
       .limit(1);
     if (open && !(open.status === "requires_action" && created === undefined)) return { kind: "in_progress", order, payment: open };
     let current = order;
+    let superseded: Payment | undefined;
     if (!created) {
       // A retry after a decline: the buyer may have corrected the address, never the lines.
       const [updated] = await tx.update(orders).set({ ...input.contact }).where(eq(orders.id, order.id)).returning();
       current = updated as Order;
-      if (open) await settlePayment(tx, open, { status: "declined", providerRef: open.providerRef, code: "cancelled" });
+      if (open) {
+        superseded = await settlePayment(tx, open, { status: "declined", providerRef: open.providerRef, code: "cancelled" }, new Date());
+        await recordEvent(tx, order.id, "payment_superseded", { payment: open.id, method: open.method });
+      }
       if (current.status === "payment_failed") current = await changeStatus(tx, current, "pending_payment", "payment_retried");
     }
     const [{ attempts } = { attempts: 0 }] = await tx.select({ attempts: sql<number>`count(*)::int` }).from(payments).where(eq(payments.orderId, order.id));
@@ -131,11 +139,11 @@ export async function placeOrder(db: Database, input: NewOrder, payment: { provi
       })
       .returning();
     await recordEvent(tx, order.id, "payment_started", { method: payment.method, amount: order.totalMinor, attempt: attempts + 1 });
-    return { kind: "pay", order: current, payment: started as Payment };
+    return { kind: "pay", order: current, payment: started as Payment, ...(superseded ? { superseded } : {}) };
   });
 }
 
-async function settlePayment(tx: Transaction, payment: Payment, outcome: PaymentOutcome): Promise<Payment> {
+async function settlePayment(tx: Transaction, payment: Payment, outcome: PaymentOutcome, supersededAt?: Date): Promise<Payment> {
   const status: PaymentStatus = outcome.status === "declined" ? (outcome.code === "cancelled" ? "cancelled" : "declined") : outcome.status;
   const [updated] = await tx
     .update(payments)
@@ -144,6 +152,7 @@ async function settlePayment(tx: Transaction, payment: Payment, outcome: Payment
       providerRef: outcome.providerRef ?? payment.providerRef,
       reusableMethodRef: outcome.status === "succeeded" ? outcome.reusableMethodRef : payment.reusableMethodRef,
       failureCode: outcome.status === "declined" ? outcome.code : null,
+      ...(supersededAt ? { supersededAt } : {}),
       updatedAt: new Date(),
     })
     .where(eq(payments.id, payment.id))

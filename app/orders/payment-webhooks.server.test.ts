@@ -18,6 +18,7 @@ const provider: PaymentProvider = {
   id: "fake",
   startPayment: () => Promise.reject(new Error("not used")),
   retrievePayment: () => Promise.reject(new Error("not used")),
+  cancelPayment: () => Promise.reject(new Error("not used")),
   chargeSavedMethod: () => Promise.reject(new Error("not used")),
   refund: () => Promise.reject(new Error("not used")),
   async verifyWebhook(headers: Headers, rawBody: string): Promise<VerifiedWebhook> {

@@ -1,9 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { payments, webhookEvents } from "../db/schema";
-import type { Payment } from "./order-records.server";
+import { recordEvent, type Payment } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
 import { closeDispute, openDispute } from "./disputes.server";
+import { refreshAttempt, settleAttempt } from "./payment-attempts.server";
 import { settleProviderRefund, takeProviderRefundTotal } from "./refund-service.server";
 import { WebhookRejected, type PaymentEvent, type PaymentProvider } from "../payments/provider";
 
@@ -42,22 +43,31 @@ export async function receiveWebhook(db: Database, provider: PaymentProvider | u
   return 200;
 }
 
-async function paymentOf(db: Database, providerId: string, providerRef: string): Promise<Payment | undefined> {
+/**
+ * The payment an event is about: by the provider's reference, else by our own attempt id that the
+ * provider keeps with it (the answer that would have told us its reference was lost).
+ */
+async function paymentOf(db: Database, providerId: string, providerRef: string, attemptRef: string | undefined): Promise<Payment | undefined> {
   const [payment] = await db
     .select()
     .from(payments)
     .where(and(eq(payments.provider, providerId), eq(payments.providerRef, providerRef)));
-  return payment;
+  if (payment || !attemptRef || !/^[0-9a-f-]{36}$/.test(attemptRef)) return payment;
+  const [byAttempt] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, providerId), eq(payments.id, attemptRef), or(isNull(payments.providerRef), eq(payments.providerRef, providerRef))));
+  return byAttempt;
 }
 
 async function applyEvent(db: Database, provider: PaymentProvider, event: PaymentEvent): Promise<void> {
   if (event.type === "ignored") return;
-  const payment = await paymentOf(db, provider.id, event.providerRef);
+  const payment = await paymentOf(db, provider.id, event.providerRef, "attemptRef" in event ? event.attemptRef : undefined);
   // An event about a payment this store never made (another shop on the same account): nothing to do.
   if (!payment) return;
   switch (event.type) {
     case "payment.succeeded":
-      await applyPaymentOutcome(db, payment.id, { status: "succeeded", providerRef: event.providerRef, reusableMethodRef: event.reusableMethodRef });
+      await settleAttempt(db, provider, payment.id, { status: "succeeded", providerRef: event.providerRef, reusableMethodRef: event.reusableMethodRef });
       return;
     case "payment.processing":
       await applyPaymentOutcome(db, payment.id, { status: "processing", providerRef: event.providerRef });
@@ -68,6 +78,11 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
     case "payment.refunded":
       // The refund it names, when it is one of ours that was pending, ends first (and its buyer is told).
       if (event.refund && event.refund.status !== "pending") await settleProviderRefund(db, event.refund.refundRef, event.refund.status);
+      // The refund of a charge the store had not wanted (a superseded attempt) leaves the order as it is.
+      if (payment.status !== "succeeded") {
+        await recordEvent(db, payment.orderId, "stray_charge_refund_confirmed", { payment: payment.id, refunded: event.amountRefundedMinor });
+        return;
+      }
       await takeProviderRefundTotal(db, payment.id, event.amountRefundedMinor);
       return;
     case "refund.settled":
@@ -80,8 +95,9 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
       await closeDispute(db, payment.id, event.disputeRef, event.outcome);
       return;
     case "payment.awaiting_store":
-      // Asking the provider is what the buyer's return would have done (PayPal captures then).
-      await applyPaymentOutcome(db, payment.id, await provider.retrievePayment(event.providerRef));
+      // Asking the provider is what the buyer's return would have done (PayPal captures then);
+      // an attempt the store has closed is never captured.
+      await refreshAttempt(db, provider, payment.providerRef ? payment : { ...payment, providerRef: event.providerRef });
       return;
   }
 }

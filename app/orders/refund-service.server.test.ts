@@ -68,6 +68,7 @@ describe.each(databaseKinds)("refunds on %s", (kind) => {
       id: "test",
       startPayment: (input) => gateway.startPayment(input),
       retrievePayment: (ref) => gateway.retrievePayment(ref),
+      cancelPayment: (ref) => gateway.cancelPayment(ref),
       chargeSavedMethod: (input) => gateway.chargeSavedMethod(input),
       refund: (input) => (down(input.providerRef) ? Promise.reject(new Error("timeout")) : gateway.refund(input)),
     };

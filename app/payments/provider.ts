@@ -24,6 +24,11 @@ export type PaymentOutcome =
 
 export interface StartPaymentInput {
   idempotencyKey: string;
+  /**
+   * Our payment attempt's id, kept at the provider with the payment (Stripe's metadata, PayPal's
+   * invoice id), so the payment can be found and matched by it when its answer was lost.
+   */
+  attemptRef?: string;
   /** The buyer, for providers that keep a customer with the saved method (Stripe's Customer). */
   customer: { email: string; name: string; /** ISO 3166-1 alpha-2; methods such as Klarna need it. */ country?: string };
   /** Our order number, shown in the provider's dashboard; never personal data. */
@@ -41,6 +46,8 @@ export interface StartPaymentInput {
 
 export interface ChargeSavedMethodInput {
   idempotencyKey: string;
+  /** As in `StartPaymentInput`. */
+  attemptRef?: string;
   orderNumber: string;
   amountMinor: number;
   currency: string;
@@ -62,9 +69,9 @@ export type RefundOutcome =
 
 /** What a verified provider webhook says happened to a payment, in our words. */
 export type PaymentEvent =
-  | { type: "payment.succeeded"; providerRef: string; reusableMethodRef: string | null }
-  | { type: "payment.processing"; providerRef: string }
-  | { type: "payment.failed"; providerRef: string; code: DeclineCode }
+  | { type: "payment.succeeded"; providerRef: string; reusableMethodRef: string | null; attemptRef?: string }
+  | { type: "payment.processing"; providerRef: string; attemptRef?: string }
+  | { type: "payment.failed"; providerRef: string; code: DeclineCode; attemptRef?: string }
   | {
       type: "payment.refunded";
       providerRef: string;
@@ -80,7 +87,7 @@ export type PaymentEvent =
   /** A refund that was pending at the provider has ended: the money went back, or it did not. */
   | { type: "refund.settled"; providerRef: string; refundRef: string; status: "succeeded" | "failed" }
   /** The provider waits for us (PayPal: the buyer approved but never came back): ask it and act on the answer. */
-  | { type: "payment.awaiting_store"; providerRef: string }
+  | { type: "payment.awaiting_store"; providerRef: string; attemptRef?: string }
   /** Verified, but nothing the store acts on: acknowledged and ignored. */
   | { type: "ignored"; providerType: string };
 
@@ -98,6 +105,12 @@ export interface PaymentProvider {
   startPayment(input: StartPaymentInput): Promise<PaymentOutcome>;
   /** A payment's state as the provider knows it, after the buyer came back from its pages. */
   retrievePayment(providerRef: string): Promise<PaymentOutcome>;
+  /**
+   * Closes a payment the store no longer wants (the buyer paid another way), so it can never take
+   * money: Stripe cancels the PaymentIntent; a PayPal order is simply never captured. Answers the
+   * payment's state afterwards: `succeeded` when the provider had taken the money already.
+   */
+  cancelPayment(providerRef: string): Promise<PaymentOutcome>;
   /** Charges a method kept from an earlier payment, without the buyer typing anything. */
   chargeSavedMethod(input: ChargeSavedMethodInput): Promise<PaymentOutcome>;
   refund(input: RefundInput): Promise<RefundOutcome>;

@@ -2,6 +2,7 @@ import { useLoaderData } from "react-router";
 import type { Route } from "./+types/paypal-confirm";
 import { returnFromProvider } from "../checkout/checkout.server";
 import { PageIntro } from "../chrome/page-intro";
+import { ReturnElsewherePage } from "../checkout/return-elsewhere";
 import { funnelTextsFor } from "../funnel/content.server";
 import { FunnelLink } from "../funnel/funnel-link";
 import { confirmTarget } from "../funnel/paypal-target";
@@ -16,7 +17,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function PaypalConfirmPage() {
-  const { target, label } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  if ("elsewhere" in loaded) return <ReturnElsewherePage state={loaded.state} texts={loaded.texts} />;
+  const { target, label } = loaded;
   return (
     <PageIntro messagePrefix="pages.paypalConfirm">
       <FunnelLink to={target} className="button button--primary" data-testid="paypal-continue">

@@ -13,10 +13,9 @@ import type { Market } from "../market/markets";
 import { storefrontStateContext } from "../market/request-context";
 import { recordEvent, type Order, type Payment } from "../orders/order-records.server";
 import { cookieOrder } from "./order-page.server";
-import { applyPaymentOutcome } from "../orders/order-service.server";
-import { outcomeOfPayment, providerReturnPath, waitForSettledPayment } from "../orders/payment-attempts.server";
+import { providerReturnPath, runPaymentAttempt } from "../orders/payment-attempts.server";
 import { beginUpsell, declineUpsell, latestUpsellPayment, upsellState, type UpsellState } from "../orders/upsell-service.server";
-import type { DeclineCode, PaymentOutcome } from "../payments/provider";
+import type { DeclineCode } from "../payments/provider";
 import { store } from "../store/store.server";
 
 interface RouteArgs {
@@ -169,43 +168,24 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   if (begun.kind === "accepted") throw redirect(next, { status: 303 });
   if (begun.kind === "closed") return closed();
 
-  let payment = begun.payment;
-  let outcome: PaymentOutcome | null = null;
-  if (begun.kind === "in_progress") {
-    payment = (await waitForSettledPayment(db, payment.id)) ?? payment;
-    outcome = payment.status === "requires_action" && payment.providerRef ? await provider.retrievePayment(payment.providerRef) : outcomeOfPayment(payment);
+  const returnUrl = providerReturnPath(provider.id, begun.payment.id, nextRoute(url.pathname).name, store().signingKey);
+  const payment = { orderNumber: order.number, amountMinor: begun.payment.amountMinor, currency: begun.payment.currency, returnUrl };
+  const attempt = await runPaymentAttempt(
+    db,
+    (id) => providers.get(id),
+    begun,
+    paid.reusableMethodRef
+      ? { kind: "saved", input: { ...payment, reusableMethodRef: paid.reusableMethodRef } }
+      : {
+          kind: "start",
+          input: { ...payment, customer: { email: order.email, name: `${order.givenName} ${order.familyName}`, country: order.country }, method: paid.method, details: {}, saveMethod: false },
+        },
+  );
+  if (attempt.kind === "unavailable") {
+    return data<UpsellActionData>({ message: `${texts.checkout.declines.provider_unavailable} ${texts.upsell.orderUnchanged}` }, { status: 503 });
   }
-  if (!outcome) {
-    const returnUrl = providerReturnPath(provider.id, payment.id, nextRoute(url.pathname).name);
-    try {
-      outcome = paid.reusableMethodRef
-        ? await provider.chargeSavedMethod({
-            idempotencyKey: payment.idempotencyKey,
-            orderNumber: order.number,
-            amountMinor: payment.amountMinor,
-            currency: payment.currency,
-            reusableMethodRef: paid.reusableMethodRef,
-            returnUrl,
-          })
-        : await provider.startPayment({
-            idempotencyKey: payment.idempotencyKey,
-            customer: { email: order.email, name: `${order.givenName} ${order.familyName}`, country: order.country },
-            orderNumber: order.number,
-            amountMinor: payment.amountMinor,
-            currency: payment.currency,
-            method: paid.method,
-            details: {},
-            saveMethod: false,
-            returnUrl,
-          });
-    } catch (error) {
-      // The payment stays open; the next try with the same idempotency key learns what happened.
-      console.error(`Payment provider call failed for upsell payment ${payment.id}: ${error instanceof Error ? error.message : String(error)}`);
-      return data<UpsellActionData>({ message: `${texts.checkout.declines.provider_unavailable} ${texts.upsell.orderUnchanged}` }, { status: 503 });
-    }
-  }
-  const applied = await applyPaymentOutcome(db, payment.id, outcome);
-  if (applied.payment.status === "succeeded" || outcome.status === "processing") throw redirect(next, { status: 303 });
+  const { outcome } = attempt;
+  if (attempt.payment.status === "succeeded" || outcome.status === "processing") throw redirect(next, { status: 303 });
   if (outcome.status === "requires_action") throw redirect(outcome.actionUrl, { status: 303 });
-  return data<UpsellActionData>({ message: failureMessage(lang, applied.payment) ?? texts.upsell.orderUnchanged }, { status: 402 });
+  return data<UpsellActionData>({ message: failureMessage(lang, attempt.payment) ?? texts.upsell.orderUnchanged }, { status: 402 });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakePayPal, type FakePayPal } from "../fakes/paypal/fake-paypal-api";
-import { fillContact } from "./support/buyer";
+import { fillContact, payByCard } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
 import { freePort } from "./support/free-port";
 import { startServer, type RunningServer } from "./support/server";
@@ -35,7 +35,7 @@ describe("paying with PayPal", () => {
         paypal: {
           attributes: { vault: { store_in_vault: "ON_SUCCESS" } },
           // Back through the specification's confirmation page, named after the next step.
-          experience_context: { return_url: expect.stringMatching(/\/paypal-confirm\/upsell-2\?payment=[0-9a-f-]{36}$/) },
+          experience_context: { return_url: expect.stringMatching(/\/paypal-confirm\/upsell-2\?payment=[0-9a-f-]{36}&r=[\w-]{32}$/) },
         },
       },
     });
@@ -124,6 +124,17 @@ describe("paying with PayPal", () => {
     expect(await page().locator(".order-status").count()).toBe(0);
   });
 
+  it("sends the buyer back to PayPal to choose another funding source when theirs is declined, and pays with the one they choose", { timeout: 60_000 }, async () => {
+    await payWithPayPal("shape-1", () => paypal.setNextCaptureOutcome("INSTRUMENT_DECLINED"));
+    await page().waitForURL(/\/upsell\/fr$/);
+    const orderId = lastCreatedOrder();
+    const captures = paypal.exchanges.filter((exchange) => exchange.request.path === `/v2/checkout/orders/${orderId}/capture`);
+    expect(captures.map((exchange) => exchange.status)).toEqual([422, 201]);
+    expect(paypal.requestsTo("GET", "/checkoutnow").filter((request) => request.query.token === orderId)).toHaveLength(2);
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-number").count()).toBe(1);
+  });
+
   it("turns a kept account PayPal refuses into a PayPal payment the buyer approves for the upsell, and moves on with it on the order", { timeout: 60_000 }, async () => {
     await payWithPayPal("shape-3");
     await page().waitForURL(/\/upsell\/fr$/);
@@ -156,6 +167,83 @@ describe("paying with PayPal", () => {
     await page().waitForSelector("html[data-hydrated]");
     expect(await page().getByTestId("order-number").count()).toBe(1);
     expect(await page().locator(".order-status").textContent()).toBeTruthy();
+  });
+
+  it("charges once when the buyer leaves PayPal for a card and approves at PayPal afterwards", { timeout: 60_000 }, async () => {
+    let orderId = "";
+    let returnUrl = "";
+    await payWithPayPal("shape-1", () => {
+      void page().route(/\/checkoutnow\?/, async (route) => {
+        // The buyer looks at PayPal's page, then comes back to the store without approving.
+        orderId = new URL(route.request().url()).searchParams.get("token") ?? "";
+        const created = paypal.requestsTo("POST", "/v2/checkout/orders").at(-1)?.body as { payment_source: { paypal: { experience_context: { return_url: string } } } };
+        returnUrl = created.payment_source.paypal.experience_context.return_url;
+        await route.fulfill({ status: 200, contentType: "text/html", body: "<p>PayPal</p>" });
+      });
+    });
+    await expect.poll(() => orderId).not.toBe("");
+    await page().unroute(/\/checkoutnow\?/);
+    await openHydrated(page(), `${server.url}/checkout/fr?bundle=shape-1`);
+    await payByCard(page(), "4242 4242 4242 4242");
+    await page().waitForURL(/\/upsell\/fr$/);
+
+    // Later the buyer approves in the PayPal tab they left open: PayPal's webhook, then the return.
+    paypal.approve(orderId);
+    paypal.setVerificationStatus("SUCCESS");
+    const webhook = JSON.stringify({ id: `WH-late-${orderId}`, event_version: "1.0", event_type: "CHECKOUT.ORDER.APPROVED", resource: { id: orderId } });
+    const headers = {
+      "Content-Type": "application/json",
+      "PayPal-Auth-Algo": "SHA256withRSA",
+      "PayPal-Cert-Url": "https://api.paypal.com/v1/notifications/certs/CERT-fake",
+      "PayPal-Transmission-Id": `late-${orderId}`,
+      "PayPal-Transmission-Sig": "c2lnbmF0dXJl",
+      "PayPal-Transmission-Time": new Date().toISOString(),
+    };
+    expect((await fetch(`${server.url}/webhooks/paypal`, { method: "POST", body: webhook, headers })).status).toBe(200);
+    await page().goto(returnUrl);
+    expect(paypal.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(0);
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-number").count()).toBe(1);
+  });
+
+  it("shows a buyer whom PayPal's app brings back in another browser the payment's state, never the order", { timeout: 60_000 }, async () => {
+    let orderId = "";
+    let returnUrl = "";
+    await payWithPayPal("shape-1", () => {
+      void page().route(/\/checkoutnow\?/, async (route) => {
+        // The buyer approves in PayPal's app, which opens the return URL in the phone's default browser.
+        orderId = new URL(route.request().url()).searchParams.get("token") ?? "";
+        const created = paypal.requestsTo("POST", "/v2/checkout/orders").at(-1)?.body as { payment_source: { paypal: { experience_context: { return_url: string } } } };
+        returnUrl = created.payment_source.paypal.experience_context.return_url;
+        paypal.approve(orderId);
+        await route.fulfill({ status: 200, contentType: "text/html", body: "<p>Approved in the app</p>" });
+      });
+    });
+    await expect.poll(() => orderId).not.toBe("");
+    const otherBrowser = await page().context().browser()?.newPage();
+    if (!otherBrowser) throw new Error("no second browser context");
+    try {
+      const answer = await otherBrowser.goto(returnUrl);
+      expect(answer?.status()).toBe(200);
+      await otherBrowser.getByTestId("return-elsewhere").waitFor();
+      expect(await otherBrowser.getByTestId("return-elsewhere").getAttribute("data-state")).toBe("paid");
+      expect(await otherBrowser.locator("h1").textContent()).toBe("Votre paiement");
+      expect(await otherBrowser.getByTestId("return-elsewhere").textContent()).toContain("boîte e-mail");
+      expect(await otherBrowser.getByTestId("order-number").count()).toBe(0);
+      expect(paypal.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(1);
+      // The return token names this payment only: without it, the other browser learns nothing.
+      const bare = new URL(returnUrl);
+      bare.searchParams.delete("r");
+      expect((await otherBrowser.goto(bare.toString()))?.status()).toBe(404);
+      // Nor does it open the order there.
+      await openHydrated(otherBrowser, `${server.url}/thankyou/fr`);
+      expect(await otherBrowser.getByTestId("order-number").count()).toBe(0);
+    } finally {
+      await otherBrowser.close();
+    }
+    // The buyer's own browser has the paid order.
+    await openHydrated(page(), `${server.url}/thankyou/fr`);
+    expect(await page().getByTestId("order-number").count()).toBe(1);
   });
 
   it("is not offered where PayPal cannot vault (Switzerland)", async () => {

@@ -97,6 +97,31 @@ describe("paying with Stripe's Payment Element", () => {
     expect(await page().getByTestId("order-line").count()).toBe(2);
   });
 
+  it("cancels the Klarna payment a buyer leaves for a card, so the card is the only charge", { timeout: 60_000 }, async () => {
+    await openHydrated(page(), `${server.url}/checkout/de?bundle=shape-3`);
+    await fillContact(page(), { email: "lena@example.com", givenName: "Lena", familyName: "Beispiel", addressLine1: "Hauptstraße 5", postalCode: "10115", city: "Berlin" });
+    await page().locator('input[name="method"][value="klarna"]').check();
+    await page().getByTestId("place-order").click();
+    await page().getByTestId("stripe-3ds-approve").waitFor();
+    const klarna = stripe.requestsTo("POST", "/v1/payment_intents").at(-1)?.responseBody as { id: string };
+    expect(stripe.paymentIntent(klarna.id).status).toBe("requires_action");
+
+    // The buyer comes back to the checkout instead of finishing at Klarna, and pays by card.
+    await openHydrated(page(), `${server.url}/checkout/de?bundle=shape-3`);
+    await page().locator('input[name="method"][value="stripe"]').check();
+    await page().locator('[data-fake-stripe="number"]').fill("4242 4242 4242 4242");
+    await page().getByTestId("place-order").click();
+    await page().waitForURL(/\/upsell\/de$/);
+
+    expect(stripe.requestsTo("POST", `/v1/payment_intents/${klarna.id}/cancel`)).toHaveLength(1);
+    expect(stripe.paymentIntent(klarna.id).status).toBe("canceled");
+    // Finishing at Klarna in the tab left open can no longer take the money.
+    expect(() => stripe.authenticate(klarna.id, true)).toThrow(/canceled/);
+    const card = stripe.requestsTo("POST", "/v1/payment_intents").at(-1)?.responseBody as { id: string; metadata: Record<string, string> };
+    expect(stripe.paymentIntent(card.id).status).toBe("succeeded");
+    expect(card.metadata.payment_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it("says so when the buyer fails 3-D Secure at checkout, and nothing is paid", { timeout: 60_000 }, async () => {
     await payWith("4000 0027 6000 3184");
     await page().getByTestId("stripe-3ds-fail").click();

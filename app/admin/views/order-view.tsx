@@ -262,6 +262,8 @@ export function OrderView({
                 <td>
                   {payment.status}
                   {payment.failureCode ? ` (${payment.failureCode})` : ""}
+                  {payment.supersededAt ? " — superseded: the buyer paid another way" : ""}
+                  {payment.strayRefundRef ? <strong>{` — charged anyway, refunded at once (${payment.strayRefundRef})`}</strong> : null}
                 </td>
                 <td className="muted">{payment.providerRef ?? "—"}</td>
                 <td className="num">{money(payment.amountMinor)}</td>

@@ -20,6 +20,8 @@ export interface PayPalShipping {
 
 export interface OrderRequest {
   orderNumber: string;
+  /** Our payment attempt's id: the purchase unit's `invoice_id`, by which the order is found again. */
+  attemptRef?: string;
   amountMinor: number;
   currency: string;
   shipping?: PayPalShipping;
@@ -29,6 +31,7 @@ function purchaseUnit(order: OrderRequest) {
   return {
     reference_id: order.orderNumber,
     custom_id: order.orderNumber,
+    ...(order.attemptRef ? { invoice_id: order.attemptRef } : {}),
     amount: { currency_code: order.currency, value: minorToPayPalValue(order.amountMinor, order.currency) },
     ...(order.shipping ? { shipping: shippingOf(order.shipping) } : {}),
   };
@@ -126,7 +129,8 @@ export function vaultIdOf(order: unknown): string | null {
  */
 export function approvalLinkOf(order: unknown): string | undefined {
   const links = listAt(order, "links");
-  for (const rel of ["payer-action", "approve"]) {
+  // `redirect`: the page an INSTRUMENT_DECLINED refusal links, where the buyer chooses another funding source.
+  for (const rel of ["payer-action", "approve", "redirect"]) {
     const link = links.find((candidate) => textAt(candidate, "rel") === rel);
     const href = textAt(link, "href");
     if (href) return href;

@@ -226,13 +226,23 @@ describe("retrievePayment", () => {
   it.each<[FakeCaptureOutcome, PaymentOutcome["status"], string | null]>([
     ["PENDING", "processing", null],
     ["DECLINED", "declined", "card_declined"],
-    ["INSTRUMENT_DECLINED", "declined", "card_declined"],
   ])("a %s capture answers %s", async (capture, status, code) => {
     const provider = paypal();
     const orderId = refOf(await provider.startPayment(checkout()));
     fake.approve(orderId, capture);
     const outcome = await provider.retrievePayment(orderId);
     expect(outcome).toEqual({ status, providerRef: orderId, ...(code ? { code } : {}) });
+  });
+
+  it("sends the buyer back to PayPal to choose another funding source when the capture answers INSTRUMENT_DECLINED, and captures after they chose", async () => {
+    const provider = paypal();
+    const orderId = refOf(await provider.startPayment(checkout()));
+    fake.approve(orderId, "INSTRUMENT_DECLINED");
+    expect(await provider.retrievePayment(orderId)).toEqual({ status: "requires_action", providerRef: orderId, actionUrl: `${fake.url}/checkoutnow?token=${orderId}` });
+    // The buyer picks another funding source on that page; the next capture is a new request and pays.
+    fake.approve(orderId);
+    expect(await provider.retrievePayment(orderId)).toMatchObject({ status: "succeeded", providerRef: orderId });
+    expect(fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(2);
   });
 
   it.each<[string, boolean, string]>([
@@ -273,6 +283,23 @@ describe("retrievePayment", () => {
   it("refuses a reference that is not a PayPal id without calling PayPal", async () => {
     await expect(paypal().retrievePayment("../../v1/oauth2/token")).rejects.toThrow(/not a PayPal order id/);
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe("cancelPayment", () => {
+  it("never captures an order the buyer approved after the store closed its attempt", async () => {
+    const provider = paypal();
+    const orderId = refOf(await provider.startPayment(checkout({ attemptRef: paymentId })));
+    expect(textAt(lastBody("POST", "/v2/checkout/orders"), "purchase_units", 0, "invoice_id")).toBe(paymentId);
+    fake.approve(orderId);
+    expect(await provider.cancelPayment(orderId)).toEqual({ status: "declined", providerRef: orderId, code: "cancelled" });
+    expect(fake.requestsTo("POST", /\/capture$/)).toHaveLength(0);
+  });
+
+  it("answers succeeded for an order that was captured all the same", async () => {
+    const provider = paypal();
+    const { orderId } = await paidOrder(provider);
+    expect(await provider.cancelPayment(orderId)).toMatchObject({ status: "succeeded", providerRef: orderId });
   });
 });
 

@@ -147,12 +147,19 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
     if (answer.status !== 422) throw failure(`POST ${path}`, answer);
     const issues = failure(`POST ${path}`, answer).issues;
     if (issues.some((issue) => payerActionIssues.includes(issue))) return payerAction(orderId, answer.body);
+    // The buyer's funding source failed: "restart the payment so the payer can select a different
+    // payment option" (https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/),
+    // on the page the refusal links. Without one, it is a decline the buyer can answer with another method.
+    if (issues.includes("INSTRUMENT_DECLINED")) {
+      const restart = approvalLinkOf(answer.body);
+      return restart ? { status: "requires_action", providerRef: orderId, actionUrl: restart } : { status: "declined", providerRef: orderId, code: "card_declined" };
+    }
     if (issues.includes("ORDER_ALREADY_CAPTURED") || issues.some((issue) => awaitingBuyerIssues.includes(issue))) {
       const current = await getOrder(orderId);
       if (current.status === 404) return { status: "declined", providerRef: orderId, code: "cancelled" };
       return settledAfterCapture(current.body);
     }
-    // INSTRUMENT_DECLINED, TRANSACTION_REFUSED and the like: PayPal would not take the money.
+    // TRANSACTION_REFUSED and the like: PayPal would not take the money.
     return { status: "declined", providerRef: orderId, code: "card_declined" };
   }
 
@@ -184,8 +191,8 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
     return reading.outcome;
   }
 
-  function orderRequest(input: { orderNumber: string; amountMinor: number; currency: string; shipping?: PayPalShipping }): OrderRequest {
-    return { orderNumber: input.orderNumber, amountMinor: input.amountMinor, currency: input.currency, shipping: input.shipping };
+  function orderRequest(input: { orderNumber: string; attemptRef?: string; amountMinor: number; currency: string; shipping?: PayPalShipping }): OrderRequest {
+    return { orderNumber: input.orderNumber, attemptRef: input.attemptRef, amountMinor: input.amountMinor, currency: input.currency, shipping: input.shipping };
   }
 
   return {
@@ -201,6 +208,17 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       // PayPal forgets orders the buyer never approved once they expire.
       if (answer.status === 404) return { status: "declined", providerRef, code: "cancelled" };
       return settle(answer.body);
+    },
+
+    async cancelPayment(providerRef) {
+      // Orders v2 has no way to void an order of intent CAPTURE: it expires unless captured, and
+      // this provider captures only through `retrievePayment`, which the store no longer calls for
+      // a closed attempt. Only a capture made elsewhere (PayPal's own retry) can have taken money.
+      const answer = await getOrder(providerRef);
+      if (answer.status === 404) return { status: "declined", providerRef, code: "cancelled" };
+      const reading = readOrder(answer.body);
+      if (reading.kind === "outcome" && (reading.outcome.status === "succeeded" || reading.outcome.status === "processing")) return reading.outcome;
+      return { status: "declined", providerRef, code: "cancelled" };
     },
 
     async chargeSavedMethod(input) {

@@ -77,6 +77,12 @@ export const payPalWebhookEventTypes = [
   "CUSTOMER.DISPUTE.RESOLVED",
 ] as const;
 
+/** Our attempt's id, sent as the purchase unit's `invoice_id`, which captures carry too: it finds a payment whose order id never reached us. */
+function attemptRefOf(source: unknown): { attemptRef?: string } {
+  const attemptRef = typeof source === "string" ? source : textAt(source, "invoice_id");
+  return attemptRef ? { attemptRef } : {};
+}
+
 async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown): Promise<PaymentEvent> {
   const ignored: PaymentEvent = { type: "ignored", providerType: eventType };
   switch (eventType) {
@@ -84,11 +90,11 @@ async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown
       const orderId = await orderIdOfCapture(api, resource);
       // The capture does not name the kept account; the order does, and a webhook that arrives
       // before the buyer returns must not lose it.
-      return orderId ? { type: "payment.succeeded", providerRef: orderId, reusableMethodRef: await vaultIdOfOrder(api, orderId) } : ignored;
+      return orderId ? { type: "payment.succeeded", providerRef: orderId, reusableMethodRef: await vaultIdOfOrder(api, orderId), ...attemptRefOf(resource) } : ignored;
     }
     case "PAYMENT.CAPTURE.PENDING": {
       const orderId = await orderIdOfCapture(api, resource);
-      return orderId ? { type: "payment.processing", providerRef: orderId } : ignored;
+      return orderId ? { type: "payment.processing", providerRef: orderId, ...attemptRefOf(resource) } : ignored;
     }
     case "PAYMENT.CAPTURE.DENIED":
     case "PAYMENT.CAPTURE.DECLINED": {
@@ -106,7 +112,7 @@ async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown
     case "CHECKOUT.ORDER.APPROVED": {
       // Approved at PayPal by a buyer who may never come back to us: the store captures it.
       const orderId = textAt(resource, "id");
-      return orderId ? { type: "payment.awaiting_store", providerRef: orderId } : ignored;
+      return orderId ? { type: "payment.awaiting_store", providerRef: orderId, ...attemptRefOf(textAt(resource, "purchase_units", 0, "invoice_id")) } : ignored;
     }
     case "CHECKOUT.PAYMENT-APPROVAL.REVERSED": {
       // "A problem occurred after the buyer approved the order but before you captured the

@@ -304,6 +304,28 @@ describe("startPayment", () => {
   });
 });
 
+describe("cancelPayment", () => {
+  it("cancels an intent waiting for 3-D Secure, so authenticating later takes nothing", async () => {
+    const provider = stripe();
+    const waiting = await provider.startPayment(checkout({ attemptRef: paymentId, details: { paymentMethod: fakeTestPaymentMethods.authenticationRequired } }));
+    expect(fake.paymentIntent(refOf(waiting)).metadata).toEqual({ order_number: "VN-ABCD-EFGH", payment_id: paymentId });
+    expect(await provider.cancelPayment(refOf(waiting))).toEqual({ status: "declined", providerRef: refOf(waiting), code: "cancelled" });
+    expect(fake.paymentIntent(refOf(waiting)).status).toBe("canceled");
+    expect(() => fake.authenticate(refOf(waiting), true)).toThrow(/canceled/);
+    const request = only(fake.requestsTo("POST", `/v1/payment_intents/${refOf(waiting)}/cancel`));
+    expect(request.params).toEqual({ cancellation_reason: "abandoned" });
+    // Cancelling again is answered the same.
+    expect((await provider.cancelPayment(refOf(waiting))).status).toBe("declined");
+  });
+
+  it("answers succeeded when the buyer finished the payment before it could be cancelled", async () => {
+    const provider = stripe();
+    const waiting = await provider.startPayment(checkout({ details: { paymentMethod: fakeTestPaymentMethods.authenticationRequired } }));
+    fake.authenticate(refOf(waiting), true);
+    expect(await provider.cancelPayment(refOf(waiting))).toMatchObject({ status: "succeeded", providerRef: refOf(waiting) });
+  });
+});
+
 describe("retrievePayment", () => {
   it("refuses a reference that is not a PaymentIntent id without calling Stripe", async () => {
     await expect(stripe().retrievePayment("pi_1/../../v1/refunds")).rejects.toThrow(/not a Stripe PaymentIntent id/);
@@ -477,6 +499,13 @@ describe("verifyWebhook", () => {
     expect(eventId).toBe(sentId);
     expect(event).toEqual({ type: "payment.awaiting_store", providerRef: intentId });
     expect(await provider.retrievePayment(intentId)).toEqual({ status: "succeeded", providerRef: intentId, reusableMethodRef });
+  });
+
+  it("names our attempt from the intent's metadata, so a payment whose intent id never reached us is found", async () => {
+    const provider = stripe();
+    const paid = await provider.startPayment(checkout({ attemptRef: paymentId }));
+    const { event } = await verified("payment_intent.succeeded", fake.paymentIntent(refOf(paid)));
+    expect(event).toEqual({ type: "payment.awaiting_store", providerRef: refOf(paid), attemptRef: paymentId });
   });
 
   it("maps payment_intent.processing", async () => {

@@ -140,6 +140,11 @@ function declinedBy(error: StripeSdkError): PaymentOutcome | null {
   return null;
 }
 
+/** Our references on the PaymentIntent: the order's number for the dashboard, the attempt's id to find it again. */
+function metadataOf(input: { orderNumber: string; attemptRef?: string }): Record<string, string> {
+  return { order_number: input.orderNumber, ...(input.attemptRef ? { payment_id: input.attemptRef } : {}) };
+}
+
 export function createStripeProvider(options: StripeProviderOptions): StripeProvider {
   const secretKey = requireSecretKey(options.secretKey);
   const webhookSecret = requireText(options.webhookSecret, "webhookSecret");
@@ -207,7 +212,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
           confirm: true,
           return_url: returnUrl,
           use_stripe_sdk: false,
-          metadata: { order_number: input.orderNumber },
+          metadata: metadataOf(input),
         };
         const answer = await attempt("POST /v1/payment_intents", () => stripe.paymentIntents.create(params, { idempotencyKey: `${input.idempotencyKey}:intent` }));
         return answer.ok ? outcomeOfIntent(answer.value) : answer.declined;
@@ -229,7 +234,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
         confirm: true,
         return_url: returnUrl,
         use_stripe_sdk: false,
-        metadata: { order_number: input.orderNumber },
+        metadata: metadataOf(input),
         ...(input.saveMethod ? { setup_future_usage: "off_session" as const } : {}),
       };
       const answer = await attempt("POST /v1/payment_intents", () => stripe.paymentIntents.create(params, { idempotencyKey: `${input.idempotencyKey}:intent` }));
@@ -243,6 +248,23 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
         // The latest charge names the SEPA mandate a Bancontact or iDEAL payment was saved as.
         return outcomeOfIntent(await stripe.paymentIntents.retrieve(providerRef, { expand: ["latest_charge"] }));
       } catch (error) {
+        throw stripeFailure(operation, error, secrets);
+      }
+    },
+
+    async cancelPayment(providerRef: string): Promise<PaymentOutcome> {
+      if (!/^pi_[A-Za-z0-9_]+$/.test(providerRef)) throw new Error(`${JSON.stringify(providerRef.slice(0, 80))} is not a Stripe PaymentIntent id`);
+      const operation = `POST /v1/payment_intents/${providerRef}/cancel`;
+      try {
+        const intent = await stripe.paymentIntents.cancel(providerRef, { cancellation_reason: "abandoned" }, { idempotencyKey: `${providerRef}:cancel` });
+        return outcomeOfIntent(intent);
+      } catch (error) {
+        // Stripe cancels an intent only before it has taken the money (docs.stripe.com/api/payment_intents/cancel):
+        // otherwise it answers payment_intent_unexpected_state with the intent, which says what happened.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "payment_intent_unexpected_state" && error.payment_intent) {
+          const intent = error.payment_intent;
+          return intent.status === "canceled" ? { status: "declined", providerRef, code: "cancelled" } : outcomeOfIntent(intent);
+        }
         throw stripeFailure(operation, error, secrets);
       }
     },
@@ -265,7 +287,7 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
         // Stripe refuses an off-session confirmation without one while the dashboard's methods
         // apply (docs.stripe.com/payments/save-and-reuse, "Charge the saved payment method later").
         return_url: returnUrl,
-        metadata: { order_number: input.orderNumber },
+        metadata: metadataOf(input),
       };
       const answer = await attempt("POST /v1/payment_intents", () => stripe.paymentIntents.create(params, { idempotencyKey: `${input.idempotencyKey}:intent` }));
       if (answer.ok) {

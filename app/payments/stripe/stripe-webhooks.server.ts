@@ -52,17 +52,23 @@ export const stripeWebhookEventTypes = [
   "charge.dispute.closed",
 ] as const;
 
+/** Our attempt's id, kept in the intent's metadata: it finds the payment when the intent's id never reached us. */
+function attemptRefOf(intent: Stripe.PaymentIntent): { attemptRef?: string } {
+  const attemptRef = intent.metadata?.payment_id;
+  return typeof attemptRef === "string" && attemptRef ? { attemptRef } : {};
+}
+
 export function paymentEventOf(event: Stripe.Event): PaymentEvent {
   switch (event.type) {
     // The event's intent does not name the method a Bancontact or iDEAL payment was saved as:
     // the store asks Stripe for the whole intent, as a buyer's return does.
     case "payment_intent.succeeded":
-      return { type: "payment.awaiting_store", providerRef: event.data.object.id };
+      return { type: "payment.awaiting_store", providerRef: event.data.object.id, ...attemptRefOf(event.data.object) };
     case "payment_intent.processing":
-      return { type: "payment.processing", providerRef: event.data.object.id };
+      return { type: "payment.processing", providerRef: event.data.object.id, ...attemptRefOf(event.data.object) };
     case "payment_intent.payment_failed": {
       const intent = event.data.object;
-      return { type: "payment.failed", providerRef: intent.id, code: declineCodeOf(intent.last_payment_error) };
+      return { type: "payment.failed", providerRef: intent.id, code: declineCodeOf(intent.last_payment_error), ...attemptRefOf(intent) };
     }
     case "charge.refunded": {
       const charge = event.data.object;

@@ -101,6 +101,21 @@ export class TestGateway implements PaymentProvider {
     return outcomeOf(charge);
   }
 
+  /** A charge still waiting for the buyer can no longer be approved; a paid one stays paid. */
+  async cancelPayment(providerRef: string): Promise<PaymentOutcome> {
+    return this.db.transaction(async (tx) => {
+      const [charge] = await tx.select().from(testGatewayCharges).where(eq(testGatewayCharges.id, providerRef)).for("update");
+      if (!charge) return { status: "declined", providerRef, code: "cancelled" };
+      if (charge.status !== "requires_action") return outcomeOf(charge);
+      const [cancelled] = await tx
+        .update(testGatewayCharges)
+        .set({ status: "declined", declineCode: "cancelled", updatedAt: new Date() })
+        .where(eq(testGatewayCharges.id, providerRef))
+        .returning();
+      return outcomeOf(cancelled ?? charge);
+    });
+  }
+
   async chargeSavedMethod(input: ChargeSavedMethodInput): Promise<PaymentOutcome> {
     const [method] = await this.db.select().from(testGatewayMethods).where(eq(testGatewayMethods.id, input.reusableMethodRef));
     if (!method) return { status: "declined", providerRef: null, code: "card_declined" };

@@ -190,6 +190,8 @@ interface FakeOrder {
   payerApproved: boolean;
   captureOutcome: FakeCaptureOutcome;
   captureId: string | null;
+  /** The capture was refused INSTRUMENT_DECLINED: the buyer may choose another funding source on PayPal's page. */
+  fundingDeclined: boolean;
 }
 
 interface FakeCapture {
@@ -623,6 +625,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
       payerApproved: vaultId !== undefined,
       captureOutcome: "COMPLETED",
       captureId: null,
+      fundingDeclined: false,
     };
     orders.set(order.id, order);
     if (vaultId !== undefined) {
@@ -692,7 +695,16 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     const refuse = (issue: string, links: Link[] = []) => refusal(endpoint, 422, [{ field: "", issue, location: "body" }], links);
     if (order.status === "COMPLETED") return refuse("ORDER_ALREADY_CAPTURED");
     if (order.status !== "APPROVED" && order.status !== "SAVED") return refuse("ORDER_NOT_APPROVED");
-    if (order.captureOutcome === "INSTRUMENT_DECLINED") return refuse("INSTRUMENT_DECLINED");
+    if (order.captureOutcome === "INSTRUMENT_DECLINED") {
+      // The answer links PayPal's page where the buyer chooses another funding source ("restart the
+      // payment", https://developer.paypal.com/docs/checkout/standard/customize/handle-funding-failures/);
+      // the order stays approved, and is captured once the buyer has chosen again.
+      order.fundingDeclined = true;
+      return refuse("INSTRUMENT_DECLINED", [
+        { href: "https://developer.paypal.com/docs/api/orders/v2/#error-INSTRUMENT_DECLINED", rel: "information_link", method: "GET" },
+        { href: `${baseUrl}/checkoutnow?token=${order.id}`, rel: "redirect", method: "GET" },
+      ]);
+    }
     if (order.captureOutcome === "PAYER_ACTION_REQUIRED" || order.captureOutcome === "REDIRECT_PAYER_FOR_ALTERNATE_FUNDING") {
       // The buyer must go back to PayPal ("instruct the buyer to return to PayPal"; for a failed
       // funding source, "redirect the payer to select another funding source":
@@ -759,7 +771,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
   /** The buyer's page at PayPal: approving sends the buyer back to the shop's return URL. */
   function buyerPage(orderId: string | undefined): Answer {
     const order = orderId ? orders.get(orderId) : undefined;
-    if (!order || (order.status !== "PAYER_ACTION_REQUIRED" && order.status !== "CREATED") || !order.returnUrl) return { status: 404, body: errorBody(404) };
+    if (!order || !waitsForBuyer(order) || !order.returnUrl) return { status: 404, body: errorBody(404) };
     approve(order.id, nextCaptureOutcome);
     nextCaptureOutcome = "COMPLETED";
     const back = new URL(order.returnUrl);
@@ -768,10 +780,15 @@ export async function startFakePayPal(options: FakePayPalOptions = {}): Promise<
     return { status: 302, body: {}, location: back.toString() };
   }
 
+  function waitsForBuyer(order: FakeOrder): boolean {
+    return order.status === "PAYER_ACTION_REQUIRED" || order.status === "CREATED" || (order.status === "APPROVED" && order.fundingDeclined);
+  }
+
   function approve(orderId: string, capture: FakeCaptureOutcome = "COMPLETED"): void {
     const order = orders.get(orderId);
-    if (!order || (order.status !== "PAYER_ACTION_REQUIRED" && order.status !== "CREATED")) throw new Error(`Fake PayPal: order ${orderId} is not waiting for the buyer`);
+    if (!order || !waitsForBuyer(order)) throw new Error(`Fake PayPal: order ${orderId} is not waiting for the buyer`);
     setStatus(order, "APPROVED");
+    order.fundingDeclined = false;
     order.payerApproved = true;
     order.captureOutcome = capture;
   }

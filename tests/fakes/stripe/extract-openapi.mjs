@@ -32,6 +32,7 @@ export const operations = [
   ["post", "/v1/payment_intents", "PaymentIntents.d.ts", "PaymentIntentCreateParams"],
   ["get", "/v1/payment_intents/{intent}"],
   ["post", "/v1/payment_intents/{intent}/confirm", "PaymentIntents.d.ts", "PaymentIntentConfirmParams"],
+  ["post", "/v1/payment_intents/{intent}/cancel", "PaymentIntents.d.ts", "PaymentIntentCancelParams"],
   ["post", "/v1/refunds", "Refunds.d.ts", "RefundCreateParams"],
   ["get", "/v1/refunds/{refund}"],
   ["get", "/v1/webhook_endpoints"],

@@ -838,12 +838,39 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     return { status: 200, body: refundJson(refund) };
   }
 
+  /**
+   * Stripe cancels an intent in requires_payment_method, requires_capture, requires_confirmation or
+   * requires_action; otherwise it answers payment_intent_unexpected_state with the intent
+   * (docs.stripe.com/api/payment_intents/cancel).
+   */
+  function cancelIntent(intentId: string, params: FormObject): Answer {
+    const intent = intents.get(intentId);
+    if (!intent) return notFound("payment_intent", intentId);
+    const read = new Params(params);
+    const reason = read.oneOf("cancellation_reason", ["duplicate", "fraudulent", "requested_by_customer", "abandoned"] as const);
+    if (read.problem) return read.problem;
+    if (intent.status !== "requires_payment_method" && intent.status !== "requires_action") {
+      return stripeError(400, {
+        type: "invalid_request_error",
+        code: "payment_intent_unexpected_state",
+        message: `You cannot cancel this PaymentIntent because it has a status of ${intent.status}. Only a PaymentIntent with one of the following statuses may be canceled: requires_payment_method, requires_capture, requires_confirmation, requires_action, processing.`,
+        payment_intent: intentJson(intent),
+      });
+    }
+    intent.status = "canceled";
+    intent.cancellationReason = reason ?? null;
+    intent.nextAction = null;
+    return { status: 200, body: intentJson(intent) };
+  }
+
   function route(method: string, path: string, params: FormObject): Answer {
     if (method === "POST" && path === "/v1/customers") return createCustomer(params);
     if (method === "POST" && path === "/v1/payment_intents") return createIntent(params);
     if (method === "POST" && path === "/v1/refunds") return createRefund(params);
     const confirmPath = /^\/v1\/payment_intents\/([^/]+)\/confirm$/.exec(path);
     if (method === "POST" && confirmPath?.[1]) return confirmExisting(decodeURIComponent(confirmPath[1]), params);
+    const cancelPath = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(path);
+    if (method === "POST" && cancelPath?.[1]) return cancelIntent(decodeURIComponent(cancelPath[1]), params);
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (method === "GET" && intentPath?.[1]) {
       const read = new Params(params);

@@ -1,0 +1,220 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../db/database.server";
+import { orderEvents, outbox, payments, testGatewayCharges, testGatewayRefunds } from "../db/schema";
+import { marketFor } from "../market/markets";
+import type { PaymentProvider, StartPaymentInput, VerifiedWebhook } from "../payments/provider";
+import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
+import { testBuyer, testToday } from "../test-support/orders";
+import { orderById, paymentById } from "./order-records.server";
+import { placeOrder, type NewOrder } from "./order-service.server";
+import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, runPaymentAttempt, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
+import { receiveWebhook } from "./payment-webhooks.server";
+import { quoteCheckout } from "./quote.server";
+
+const quote = quoteCheckout(marketFor("DE"), "shape-3", testToday);
+if (!quote) throw new Error("shape-3 is not for sale");
+
+function newOrder(token: string): NewOrder {
+  return {
+    checkoutToken: token,
+    market: "DE",
+    locale: "de_DE",
+    currency: "EUR",
+    contact: testBuyer,
+    lines: quote?.lines ?? [],
+    totals: quote?.totals ?? { itemsMinor: 0, deliveryMinor: 0, deliveryVatRateBp: 0, vatMinor: 0, totalMinor: 0 },
+    funnelSrc: null,
+    test: true,
+    digitalConsent: false,
+  };
+}
+
+function startRequest(method: string, details: Record<string, string>): AttemptRequest {
+  return {
+    kind: "start",
+    input: { customer: { email: testBuyer.email, name: "Anna Muster", country: "DE" }, orderNumber: "VN-TEST", amountMinor: 8970, currency: "EUR", method, details, saveMethod: true, returnUrl: "/checkout-return/x" },
+  };
+}
+
+const card = { number: "4242424242424242", expiry: "12/30", cvc: "123" };
+
+/** A provider that records what it was sent and can lose its answers, standing in for Stripe's idempotent API. */
+function recordingProvider(gateway: TestGateway) {
+  const sent: StartPaymentInput[] = [];
+  let answersToLose = 0;
+  const provider: PaymentProvider = {
+    id: "test",
+    async startPayment(input) {
+      sent.push(input);
+      const outcome = await gateway.startPayment(input);
+      if (answersToLose > 0) {
+        answersToLose--;
+        throw new Error("socket hang up");
+      }
+      return outcome;
+    },
+    retrievePayment: (ref) => gateway.retrievePayment(ref),
+    cancelPayment: (ref) => gateway.cancelPayment(ref),
+    chargeSavedMethod: (input) => gateway.chargeSavedMethod(input),
+    refund: (input) => gateway.refund(input),
+    async verifyWebhook(_headers: Headers, rawBody: string): Promise<VerifiedWebhook> {
+      return JSON.parse(rawBody) as VerifiedWebhook;
+    },
+  };
+  return { provider, sent, loseAnswers: (count: number) => (answersToLose = count) };
+}
+
+describe.each(databaseKinds)("payment attempts on %s", (kind) => {
+  const database = useTestDatabase(kind);
+
+  async function setup() {
+    const gateway = new TestGateway(database.db);
+    const recording = recordingProvider(gateway);
+    const providers: ProviderLookup = (id) => (id === "test" ? recording.provider : undefined);
+    return { gateway, providers, ...recording };
+  }
+
+  async function pay(db: Database, providers: ProviderLookup, token: string, method: string, details: Record<string, string>) {
+    const placed = await placeOrder(db, newOrder(token), { provider: "test", method, returnPath: "/checkout/de?bundle=shape-3" });
+    if (placed.kind === "already_paid") throw new Error("already paid");
+    return runPaymentAttempt(db, providers, placed, startRequest(method, details));
+  }
+
+  const eventTypes = async (orderId: string) => (await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).map((event) => event.type);
+
+  it("cancels at the provider the bank payment a buyer left for a card, so approving it later takes nothing", async () => {
+    const { gateway, providers } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled" || atBank.outcome.status !== "requires_action") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+
+    const byCard = await pay(database.db, providers, token, "card", card);
+    expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+
+    // The buyer approves in the bank's tab they left open: the cancelled charge cannot be approved.
+    const answered = await gateway.answer(bankCharge, true);
+    expect(answered?.status).toBe("declined");
+    const charged = await database.db.select().from(testGatewayCharges).where(eq(testGatewayCharges.status, "succeeded"));
+    expect(charged.filter((charge) => charge.currency === "EUR" && [bankCharge, byCard.kind === "settled" ? byCard.payment.providerRef : ""].includes(charge.id))).toHaveLength(1);
+    const superseded = await paymentById(database.db, atBank.payment.id);
+    expect(superseded).toMatchObject({ status: "cancelled", strayRefundRef: null });
+    expect(superseded?.providerClosedAt).not.toBeNull();
+    expect(await eventTypes(atBank.order.id)).toEqual(expect.arrayContaining(["payment_superseded", "payment_cancelled_at_provider"]));
+  });
+
+  it("refunds at once what a superseded payment took in a race, says why on the timeline, and keeps the order paid", async () => {
+    const { gateway, providers } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+    // The bank approves just before the buyer pays by card in the other tab.
+    await gateway.answer(bankCharge, true);
+
+    const byCard = await pay(database.db, providers, token, "card", card);
+    expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+    const refunded = await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge));
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0]?.amountMinor).toBe(8970);
+    expect((await paymentById(database.db, atBank.payment.id))?.strayRefundRef).toBe(refunded[0]?.id);
+    const [event] = await database.db
+      .select()
+      .from(orderEvents)
+      .where(and(eq(orderEvents.orderId, atBank.order.id), eq(orderEvents.type, "stray_charge_refunded")));
+    expect(event?.detail).toMatchObject({ payment: atBank.payment.id, reason: "paid_another_way", amount: 8970 });
+    expect((await orderById(database.db, atBank.order.id))?.status).toBe("paid");
+
+    // The provider's success and refund events for that charge change nothing more.
+    for (const webhook of [
+      { eventId: `evt_${randomUUID()}`, event: { type: "payment.succeeded", providerRef: bankCharge, reusableMethodRef: null } },
+      { eventId: `evt_${randomUUID()}`, event: { type: "payment.refunded", providerRef: bankCharge, amountRefundedMinor: 8970 } },
+    ] satisfies VerifiedWebhook[]) {
+      expect(await receiveWebhook(database.db, providers("test"), new Headers(), JSON.stringify(webhook))).toBe(200);
+    }
+    expect(await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge))).toHaveLength(1);
+    expect((await orderById(database.db, atBank.order.id))?.status).toBe("paid");
+  });
+
+  it("never captures a closed attempt when the provider says it waits for the store, and refunds one charged anyway", async () => {
+    const { gateway, providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    // The store closed the attempt, but could not reach the provider to cancel it.
+    await database.db.update(payments).set({ status: "cancelled", failureCode: "cancelled", supersededAt: new Date() }).where(eq(payments.id, atBank.payment.id));
+    const bankCharge = atBank.payment.providerRef ?? "";
+    const retrieve = provider.retrievePayment;
+    provider.retrievePayment = () => Promise.reject(new Error("a closed attempt must not be asked to settle"));
+    const webhook: VerifiedWebhook = { eventId: `evt_${randomUUID()}`, event: { type: "payment.awaiting_store", providerRef: bankCharge } };
+    expect(await receiveWebhook(database.db, provider, new Headers(), JSON.stringify(webhook))).toBe(200);
+    expect((await gateway.charge(bankCharge))?.status).toBe("declined");
+
+    await database.db.update(testGatewayCharges).set({ status: "succeeded" }).where(eq(testGatewayCharges.id, bankCharge));
+    const back = await refreshAttempt(database.db, provider, (await paymentById(database.db, atBank.payment.id)) ?? atBank.payment);
+    expect(back.payment.strayRefundRef).toMatch(/^tgr_/);
+    provider.retrievePayment = retrieve;
+  });
+
+  it("replays a lost answer with what the first call sent, though the buyer's next submission brings a new token", async () => {
+    const { providers, sent, loseAnswers } = await setup();
+    const token = randomUUID();
+    loseAnswers(1);
+    const lost = await pay(database.db, providers, token, "card", { ...card, paymentMethod: "ctoken_first" });
+    expect(lost.kind).toBe("unavailable");
+    await database.db.update(payments).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(payments.id, lost.payment.id));
+
+    const again = await pay(database.db, providers, token, "card", { ...card, paymentMethod: "ctoken_second" });
+    expect(again.kind === "settled" && again.order.status).toBe("paid");
+    expect(sent.map((input) => [input.idempotencyKey, input.details.paymentMethod])).toEqual([
+      [lost.payment.idempotencyKey, "ctoken_first"],
+      [lost.payment.idempotencyKey, "ctoken_first"],
+    ]);
+    expect(sent.every((input) => input.attemptRef === lost.payment.id)).toBe(true);
+    // Card fields typed into our form are never kept with the attempt.
+    expect(JSON.stringify((await paymentById(database.db, lost.payment.id))?.providerRequest)).not.toContain("4242");
+  }, 30_000);
+
+  it("pays the order of an attempt whose answer was lost when the provider's event names only our reference", async () => {
+    const { providers, provider, loseAnswers } = await setup();
+    loseAnswers(1);
+    const lost = await pay(database.db, providers, randomUUID(), "card", card);
+    expect(lost.kind).toBe("unavailable");
+    expect((await paymentById(database.db, lost.payment.id))?.providerRef).toBeNull();
+    const [charge] = await database.db.select().from(testGatewayCharges).where(eq(testGatewayCharges.idempotencyKey, lost.payment.idempotencyKey));
+    const webhook: VerifiedWebhook = { eventId: `evt_${randomUUID()}`, event: { type: "payment.succeeded", providerRef: charge?.id ?? "", reusableMethodRef: null, attemptRef: lost.payment.id } };
+    expect(await receiveWebhook(database.db, provider, new Headers(), JSON.stringify(webhook))).toBe(200);
+    const order = await orderById(database.db, lost.payment.orderId);
+    expect(order?.status).toBe("paid");
+    expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, lost.payment.orderId), eq(outbox.kind, "order-confirmation")))).toHaveLength(1);
+  });
+
+  it("reconciles attempts left open, each by one instance: replays a lost call, settles an approved one, leaves a waiting one as it is", async () => {
+    const { gateway, providers, loseAnswers } = await setup();
+    loseAnswers(1);
+    const lost = await pay(database.db, providers, randomUUID(), "card", card);
+    const atBank = await pay(database.db, providers, randomUUID(), "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    await gateway.answer(atBank.payment.providerRef ?? "", true);
+    const waiting = await pay(database.db, providers, randomUUID(), "bank", {});
+    if (waiting.kind !== "settled") throw new Error("expected the bank's page");
+    const waitingEvents = await eventTypes(waiting.order.id);
+
+    // Not yet due: nothing is asked.
+    expect(await reconcilePaymentAttempts(database.db, providers)).toBe(0);
+    const later = () => new Date(Date.now() + reconcileAfterMs + 1000);
+    const rounds = await Promise.all([reconcilePaymentAttempts(database.db, providers, later), reconcilePaymentAttempts(database.db, providers, later)]);
+    expect(rounds[0] + rounds[1]).toBe(3);
+    // The buyer still at the bank: asked, and nothing new on the timeline.
+    expect(await eventTypes(waiting.order.id)).toEqual(waitingEvents);
+    for (const orderId of [lost.payment.orderId, atBank.order.id]) {
+      expect((await orderById(database.db, orderId))?.status).toBe("paid");
+      expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, orderId), eq(outbox.kind, "order-confirmation")))).toHaveLength(1);
+    }
+    // Asked once: the next round within the interval asks nobody.
+    expect(await reconcilePaymentAttempts(database.db, providers, later)).toBe(0);
+  });
+});
