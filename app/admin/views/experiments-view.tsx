@@ -19,7 +19,8 @@ export interface ExperimentDraft {
 }
 
 /** Per market of the test, what each arm's page sells there (in arm order). */
-export type ArmOffers = { market: string; arms: { market: string; lines: { units: number; productName: string; priceMinor: number; currency: string }[] }[] }[];
+/** Per market, what each arm's page sells: an offer page its lines, a quiz what the answers lead to, other pages nothing. */
+export type ArmOffers = { market: string; arms: { market: string; sells: "offer" | "quiz" | "nothing"; lines: { units: number; productName: string; priceMinor: number; currency: string }[] }[] }[];
 
 const metricLabels: Record<PrimaryMetric, string> = { conversion: "Conversion", revenue_per_visitor: "Revenue per visitor" };
 
@@ -219,7 +220,7 @@ function OffersTable({ experiment, offers }: { experiment: Experiment; offers: A
             {row.arms.map((arm, index) => (
               <td key={index} data-testid="offers-arm">
                 {arm.market !== row.market ? <span className="report-note">shown as {arm.market}: </span> : null}
-                {arm.lines.map((line) => `${line.units} × ${line.productName} ${formatMinor(line.priceMinor, line.currency)}`).join(" · ") || "—"}
+                {arm.sells === "quiz" ? "the quiz decides" : arm.lines.map((line) => `${line.units} × ${line.productName} ${formatMinor(line.priceMinor, line.currency)}`).join(" · ") || "—"}
               </td>
             ))}
           </tr>
