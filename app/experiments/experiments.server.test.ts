@@ -67,6 +67,15 @@ describe("the experiment form's refusals", () => {
     expect(form([...base.filter(([name]) => name !== "market"), ["market", "FR"], ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offerV7"], ["armWeight", "50"]]).errors).toEqual([]);
   });
 
+  it.each([
+    ["conversion", "conversion"],
+    ["revenue", "revenue"],
+  ])("takes the primary metric %s", (value, metric) => {
+    const { errors, input } = form([...base.filter(([name]) => name !== "primaryMetric"), ["primaryMetric", value], ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offer2"], ["armWeight", "50"]]);
+    expect(errors).toEqual([]);
+    expect(input.primaryMetric).toBe(metric);
+  });
+
   it("takes a good form, arm paths in the route table's spelling and empty pairs left out", () => {
     const { errors, input } = form([...base, ["armPath", "/offer"], ["armWeight", "34"], ["armPath", "/offerv4"], ["armWeight", "33"], ["armPath", "/take2"], ["armWeight", "33"], ["armPath", ""], ["armWeight", ""]]);
     expect(errors).toEqual([]);
@@ -401,7 +410,7 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
    * Control: 300 orders of 99.80 on average from 10,000 visitors; arm 1: 600 orders of 49.90 on average from `armVisitors`.
    * Conversion doubles while revenue per visitor stays the same (29.94 cents at 10,000 visitors).
    */
-  async function run(entryPath: string, primaryMetric: "conversion" | "revenue_per_visitor", armVisitors = 10_000) {
+  async function run(entryPath: string, primaryMetric: "conversion" | "revenue", armVisitors = 10_000) {
     const { db } = database;
     const created = await createExperiment(db, { ...offerTest, entryPath, primaryMetric }, true, started);
     if (created.kind !== "done") throw new Error("not created");
@@ -421,7 +430,7 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
   it("is given on the primary metric alone: conversion doubled is no verdict when revenue per visitor is the metric", { timeout: 60_000 }, async () => {
     const byConversion = await run("/offer", "conversion");
     expect(byConversion.arms[1]?.verdict).toBe("Conversion is higher than the control.");
-    const byRevenue = await run("/offer2", "revenue_per_visitor");
+    const byRevenue = await run("/offer2", "revenue");
     const arm = byRevenue.arms[1];
     expect(arm?.conversionDifference?.lower).toBeGreaterThan(0);
     expect(arm?.currencies[0]?.difference?.difference).toBeCloseTo(0, 9);

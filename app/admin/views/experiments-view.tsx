@@ -18,11 +18,10 @@ export interface ExperimentDraft {
   primaryMetric: string;
 }
 
-/** Per market of the test, what each arm's page sells there (in arm order). */
 /** Per market, what each arm's page sells: an offer page its lines, a quiz what the answers lead to, other pages nothing. */
 export type ArmOffers = { market: string; arms: { market: string; sells: "offer" | "quiz" | "nothing"; lines: { units: number; productName: string; priceMinor: number; currency: string }[] }[] }[];
 
-const metricLabels: Record<PrimaryMetric, string> = { conversion: "Conversion", revenue_per_visitor: "Revenue per visitor" };
+const metricLabels: Record<PrimaryMetric, string> = { conversion: "Conversion", revenue: "Revenue per visitor" };
 
 export const emptyDraft: ExperimentDraft = {
   name: "",
@@ -86,16 +85,16 @@ function ExperimentForm({ draft, errors }: { draft: ExperimentDraft; errors: str
             </div>
           ))}
         </fieldset>
-        <fieldset>
-          <legend>Primary metric: the one the verdict is given on (every other metric shows its interval and no verdict)</legend>
-          <div className="actions">
+        <label>
+          Primary metric: the one the verdict is given on (every other metric shows its interval and no verdict)
+          <select name="primaryMetric" defaultValue={draft.primaryMetric || "conversion"} required>
             {(Object.keys(metricLabels) as PrimaryMetric[]).map((metric) => (
-              <label key={metric}>
-                <input type="radio" name="primaryMetric" value={metric} required defaultChecked={draft.primaryMetric === metric} /> {metricLabels[metric]}
-              </label>
+              <option key={metric} value={metric}>
+                {metricLabels[metric]}
+              </option>
             ))}
-          </div>
-        </fieldset>
+          </select>
+        </label>
         <label>
           Hypothesis
           <textarea name="hypothesis" maxLength={1000} defaultValue={draft.hypothesis} />
