@@ -410,14 +410,15 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
    * Control: 300 orders of 99.80 on average from 10,000 visitors; arm 1: 600 orders of 49.90 on average from `armVisitors`.
    * Conversion doubles while revenue per visitor stays the same (29.94 cents at 10,000 visitors).
    */
-  async function run(entryPath: string, primaryMetric: "conversion" | "revenue", armVisitors = 10_000) {
+  async function run(entryPath: string, primaryMetric: "conversion" | "revenue", armVisitors = 10_000, { controlVisitors = 10_000, armVisitorsInGb = 0 } = {}) {
     const { db } = database;
     const created = await createExperiment(db, { ...offerTest, entryPath, primaryMetric }, true, started);
     if (created.kind !== "done") throw new Error("not created");
     const key = created.experiment.key;
     await db.insert(experimentCounts).values([
-      { experimentKey: key, arm: 0, market: "DE", day: "2026-11-01", step: exposureStep, count: 10_000 },
+      { experimentKey: key, arm: 0, market: "DE", day: "2026-11-01", step: exposureStep, count: controlVisitors },
       { experimentKey: key, arm: 1, market: "DE", day: "2026-11-01", step: exposureStep, count: armVisitors },
+      ...(armVisitorsInGb > 0 ? [{ experimentKey: key, arm: 1, market: "GB", day: "2026-11-01", step: exposureStep, count: armVisitorsInGb }] : []),
     ]);
     const during = new Date("2026-11-05T00:00:00Z");
     await insertOrders(db, [
@@ -451,5 +452,35 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
     const arm = report.arms[1];
     expect(arm).toMatchObject({ orders: 600, visitors: 500, conversion: null, conversionDifference: null, conversionLift: null });
     expect(arm?.problem).toBe("600 orders from 500 visitors: more orders than visitors is no rate, so this arm's exposures were not all counted.");
+  });
+
+  /** Every comparison of the arm with the control, each null when either side has more orders than visitors. */
+  const comparisonsOf = (arm: Awaited<ReturnType<typeof run>>["arms"][number] | undefined) => ({
+    conversionDifference: arm?.conversionDifference,
+    conversionLift: arm?.conversionLift,
+    upsellTakeRateDifference: arm?.upsellTakeRateDifference,
+    eur: arm?.currencies.filter((figures) => figures.currency === "EUR").map(({ difference, lift, averageOrderValueDifference }) => ({ difference, lift, averageOrderValueDifference })),
+  });
+  const noComparison = { conversionDifference: null, conversionLift: null, upsellTakeRateDifference: null, eur: [{ difference: null, lift: null, averageOrderValueDifference: null }] };
+
+  it("compares nothing, on any metric, with an arm that has more orders than visitors", { timeout: 60_000 }, async () => {
+    const report = await run("/offerbuy", "revenue", 500);
+    expect(comparisonsOf(report.arms[1])).toEqual(noComparison);
+    expect(report.arms[1]?.currencies[0]?.revenuePerVisitorMinor).toBeNull();
+  });
+
+  it("compares nothing with any arm while the control has more orders than visitors", { timeout: 60_000 }, async () => {
+    const report = await run("/get", "revenue", 10_000, { controlVisitors: 200 });
+    expect(report.arms[0]?.problem).toBe("300 orders from 200 visitors: more orders than visitors is no rate, so this arm's exposures were not all counted.");
+    expect(comparisonsOf(report.arms[1])).toEqual(noComparison);
+  });
+
+  it("guards each currency on its own: more orders in euros than visitors of the euro markets is no revenue per visitor in euros", { timeout: 60_000 }, async () => {
+    const report = await run("/take2", "revenue", 500, { armVisitorsInGb: 20_000 });
+    const arm = report.arms[1];
+    // 600 orders from 20,500 visitors overall is a rate; 600 euro orders from 500 visitors of euro markets is not.
+    expect(arm?.conversion).toBeCloseTo(600 / 20_500, 12);
+    expect(arm?.currencies.find((figures) => figures.currency === "EUR")).toMatchObject({ revenuePerVisitorMinor: null, difference: null, lift: null, averageOrderValueDifference: null });
+    expect(arm?.problem).toBe("600 orders in EUR from 500 visitors of the markets that pay in EUR: more orders than visitors is no rate, so this arm's exposures were not all counted.");
   });
 });
