@@ -431,6 +431,7 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
   it("is given on the primary metric alone: conversion doubled is no verdict when revenue per visitor is the metric", { timeout: 60_000 }, async () => {
     const byConversion = await run("/offer", "conversion");
     expect(byConversion.arms[1]?.verdict).toBe("Conversion is higher than the control.");
+    expect(byConversion.comparisons).toBe(1);
     const byRevenue = await run("/offer2", "revenue");
     const arm = byRevenue.arms[1];
     expect(arm?.conversionDifference?.lower).toBeGreaterThan(0);
@@ -481,6 +482,8 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
     // 600 orders from 20,500 visitors overall is a rate; 600 euro orders from 500 visitors of euro markets is not.
     expect(arm?.conversion).toBeCloseTo(600 / 20_500, 12);
     expect(arm?.currencies.find((figures) => figures.currency === "EUR")).toMatchObject({ revenuePerVisitorMinor: null, difference: null, lift: null, averageOrderValueDifference: null });
+    // Revenue per visitor is compared in each currency: arm 1 in EUR and in GBP.
+    expect(report.comparisons).toBe(2);
     expect(arm?.problem).toBe("600 orders in EUR from 500 visitors of the markets that pay in EUR: more orders than visitors is no rate, so this arm's exposures were not all counted.");
   });
 });

@@ -90,6 +90,8 @@ export interface ArmFigures {
 export interface ExperimentReport {
   includeTest: boolean;
   primaryMetric: PrimaryMetric;
+  /** How many comparisons the verdict's Holm-Bonferroni corrects for: arms, times currencies for revenue. */
+  comparisons: number;
   /** Orders that carried a valid token of the test but do not count: placed before or after it ran, or a second order of one exposure. */
   ordersLeftOut: number;
   days: number;
@@ -297,5 +299,5 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     };
   });
 
-  return { includeTest: options.includeTest, primaryMetric: experiment.primaryMetric, ordersLeftOut, days, arms: figures, srm, gate, caps };
+  return { includeTest: options.includeTest, primaryMetric: experiment.primaryMetric, comparisons: comparisons.length, ordersLeftOut, days, arms: figures, srm, gate, caps };
 }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { emptyDraft, ExperimentsView } from "./experiments-view";
+import { emptyDraft, ExperimentsView, verdictBasis } from "./experiments-view";
 
 const owner = { id: "op-1", email: "owner@store.test", role: "owner" as const };
 
@@ -22,5 +22,12 @@ describe("the split test's creation form", () => {
 
   it("shows a refused form again with the metric the operator chose", () => {
     expect(creationForm({ ...emptyDraft, primaryMetric: "revenue" }).querySelector<HTMLSelectElement>('select[name="primaryMetric"]')?.value).toBe("revenue");
+  });
+});
+
+describe("what the verdict is given on", () => {
+  it("names the family Holm-Bonferroni corrects for: the arms for conversion, each arm in each currency for revenue per visitor", () => {
+    expect(verdictBasis("conversion", 3)).toBe("given on conversion alone, with Holm-Bonferroni across the 3 arms compared with the control");
+    expect(verdictBasis("revenue", 6)).toBe("given on revenue per visitor alone, with Holm-Bonferroni across its 6 comparisons with the control, one per arm and currency");
   });
 });

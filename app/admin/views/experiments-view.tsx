@@ -23,6 +23,14 @@ export type ArmOffers = { market: string; arms: { market: string; sells: "offer"
 
 const metricLabels: Record<PrimaryMetric, string> = { conversion: "Conversion", revenue: "Revenue per visitor" };
 
+/** The family of comparisons the verdict is corrected for: one per arm, or per arm and currency for revenue. */
+export function verdictBasis(metric: PrimaryMetric, comparisons: number): string {
+  const label = metricLabels[metric].toLowerCase();
+  return metric === "conversion"
+    ? `given on ${label} alone, with Holm-Bonferroni across the ${comparisons} arms compared with the control`
+    : `given on ${label} alone, with Holm-Bonferroni across its ${comparisons} comparisons with the control, one per arm and currency`;
+}
+
 export const emptyDraft: ExperimentDraft = {
   name: "",
   entry: "/offer",
@@ -307,7 +315,7 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
       ) : null}
       <p className={`notice ${report.gate.ready ? "ok" : "error"}`} data-testid="experiment-verdict">
         {report.gate.ready
-          ? `Enough data for a verdict (7 days and 30 orders per arm), given on ${metricLabels[report.primaryMetric].toLowerCase()} alone with Holm-Bonferroni across the arms. The intervals hold however often this page is looked at.`
+          ? `Enough data for a verdict (7 days and 30 orders per arm), ${verdictBasis(report.primaryMetric, report.comparisons)}. The intervals hold however often this page is looked at.`
           : `${report.gate.reason ?? ""} Until then the intervals are shown but no arm is called better; shipping asks for confirmation.`}
       </p>
       {report.ordersLeftOut > 0 ? (
