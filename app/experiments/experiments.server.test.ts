@@ -272,7 +272,8 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
 });
 
 /** Paid orders as the checkout stores them: the arm and token that `armOfQuery` keeps of the page's `xp`. */
-async function insertOrders(db: TestDb, list: { xp: string; createdAt: Date; totalMinor?: number; status?: OrderStatus }[]): Promise<void> {
+/** `withoutToken`: an order with its arm and no token, as orders placed before tokens existed were kept. */
+async function insertOrders(db: TestDb, list: { xp: string; createdAt: Date; totalMinor?: number; status?: OrderStatus; withoutToken?: true }[]): Promise<void> {
   const rows = list.map((order, index) => {
     const kept = armOfQuery(signingKey, order.xp);
     const total = order.totalMinor ?? (index % 2 === 0 ? 4990 : 8970);
@@ -298,7 +299,7 @@ async function insertOrders(db: TestDb, list: { xp: string; createdAt: Date; tot
       checkoutToken: randomUUID(),
       funnelSrc: null,
       experimentArm: kept?.arm ?? null,
-      experimentToken: kept?.token ?? null,
+      experimentToken: order.withoutToken ? null : (kept?.token ?? null),
       test: false,
       createdAt: order.createdAt,
       paidAt: order.status === "pending_payment" ? null : order.createdAt,
@@ -453,6 +454,22 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
     const arm = report.arms[1];
     expect(arm).toMatchObject({ orders: 600, visitors: 500, conversion: null, conversionDifference: null, conversionLift: null });
     expect(arm?.problem).toBe("600 orders from 500 visitors: more orders than visitors is no rate, so this arm's exposures were not all counted.");
+  });
+
+  it("counts the orders that carry an arm of the test but no token, which count for no arm while their visitors do", { timeout: 60_000 }, async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath: "/offerg" }, true, started);
+    if (created.kind !== "done") throw new Error("not created");
+    const key = created.experiment.key;
+    const during = new Date("2026-11-05T00:00:00Z");
+    await insertOrders(db, [
+      { xp: exposed(key, 1, during), createdAt: during },
+      { xp: exposed(key, 1, during), createdAt: during, withoutToken: true },
+      { xp: exposed(key, 0, during), createdAt: during, withoutToken: true },
+    ]);
+    const report = await experimentReport(db, created.experiment, { includeTest: false, now });
+    expect(report.ordersWithoutToken).toBe(2);
+    expect(report.arms.map((arm) => arm.orders)).toEqual([0, 1]);
   });
 
   /** Every comparison of the arm with the control, each null when either side has more orders than visitors. */

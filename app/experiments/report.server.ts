@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, like, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, like, notInArray, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { experimentCounts, orders, type OrderStatus, type PrimaryMetric } from "../db/schema";
 import { markets } from "../market/markets";
@@ -92,6 +92,8 @@ export interface ExperimentReport {
   primaryMetric: PrimaryMetric;
   /** How many comparisons the verdict's Holm-Bonferroni corrects for: arms, times currencies for revenue. */
   comparisons: number;
+  /** Paid orders with an arm of the test and no token (placed before tokens existed): left out, while their visitors count. */
+  ordersWithoutToken: number;
   /** Orders that carried a valid token of the test but do not count: placed before or after it ran, or a second order of one exposure. */
   ordersLeftOut: number;
   days: number;
@@ -118,7 +120,7 @@ function sayOf(interval: Interval | null, what: string): string | null {
 export async function experimentReport(db: Queryable, experiment: Experiment, options: { includeTest: boolean; now?: Date }): Promise<ExperimentReport> {
   const now = options.now ?? new Date();
   const upsellPrefix = upsellSource("");
-  const [counts, orderRows] = await Promise.all([
+  const [counts, orderRows, [withoutToken]] = await Promise.all([
     db
       .select({ arm: experimentCounts.arm, market: experimentCounts.market, step: experimentCounts.step, count: sql<number>`sum(${experimentCounts.count})::int` })
       .from(experimentCounts)
@@ -141,6 +143,11 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
       .from(orders)
       .where(and(like(orders.experimentArm, `${experiment.key}.%`), isNotNull(orders.experimentToken), options.includeTest ? undefined : eq(orders.test, false)))
       .orderBy(orders.createdAt, orders.id),
+    // Orders kept with an arm and no token were placed before tokens existed: they count for no arm.
+    db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(orders)
+      .where(and(like(orders.experimentArm, `${experiment.key}.%`), isNull(orders.experimentToken), notInArray(orders.status, [...unpaid]), options.includeTest ? undefined : eq(orders.test, false))),
   ]);
 
   const arms = experiment.arms.map((row, arm) => ({
@@ -299,5 +306,5 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     };
   });
 
-  return { includeTest: options.includeTest, primaryMetric: experiment.primaryMetric, comparisons: comparisons.length, ordersLeftOut, days, arms: figures, srm, gate, caps };
+  return { includeTest: options.includeTest, primaryMetric: experiment.primaryMetric, comparisons: comparisons.length, ordersWithoutToken: withoutToken?.count ?? 0, ordersLeftOut, days, arms: figures, srm, gate, caps };
 }

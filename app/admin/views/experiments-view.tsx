@@ -325,6 +325,13 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
         </p>
       ) : null}
 
+      {report.ordersWithoutToken > 0 ? (
+        <p className="notice error" data-testid="experiment-without-token">
+          {report.ordersWithoutToken} paid {report.ordersWithoutToken === 1 ? "order carries" : "orders carry"} an arm of this test but no exposure token: placed before the store made tokens,{" "}
+          {report.ordersWithoutToken === 1 ? "it counts" : "they count"} for no arm, while the visitors of that time are counted. Conversion and revenue per visitor are understated by as much, in
+          whichever arms they came from; a test started after tokens existed has none of these.
+        </p>
+      ) : null}
       <table className="report-table" data-testid="experiment-report">
         <caption>
           Per arm{report.includeTest ? ", test orders included" : ""}{" "}
