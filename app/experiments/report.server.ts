@@ -199,7 +199,10 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     const order = allPaid[index];
     if (order) order.capped = value;
   });
-  const caps = [...new Set(allPaid.map((order) => order.market))]
+  // In the markets' order, not the orders': orders made in the same millisecond come in any order.
+  const caps = markets
+    .map((market) => market.country as string)
+    .filter((market) => allPaid.some((order) => order.market === market))
     .map((market) => ({ market, currency: currencyOf.get(market) ?? "", capMinor: Math.max(...allPaid.filter((order) => order.market === market).map((order) => order.capped)) }))
     .filter(({ market, capMinor }) => allPaid.some((order) => order.market === market && order.net > capMinor));
 
