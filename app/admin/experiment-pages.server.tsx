@@ -41,8 +41,10 @@ function draftOf(form: URLSearchParams): ExperimentDraft {
 /**
  * What each arm sells in each market of the test, today: its page's offer in the currency of the
  * market its page shows, so an operator sees side by side that the arms differ only as intended.
+ * Only offer pages show an offer of their own; a quiz's offer follows the answers, and other pages
+ * show none, so neither is given the catalog's default offer.
  */
-function armOffers(experiment: Experiment, today = new Date()): ArmOffers {
+export function armOffers(experiment: Pick<Experiment, "market" | "arms">, today = new Date()): ArmOffers {
   return markets
     .filter((market) => experiment.market === null || market.country === experiment.market)
     .map((market) => ({
@@ -50,8 +52,11 @@ function armOffers(experiment: Experiment, today = new Date()): ArmOffers {
       arms: experiment.arms.map((arm) => {
         const country = marketOfPage(arm.path, market.country);
         const currency = markets.find((candidate) => candidate.country === country)?.currency ?? market.currency;
-        const route = routeEntryForPath(arm.path)?.name;
-        return { market: country, lines: route ? offerForRoute(route, currency, today, "en_GB").lines.map((line) => ({ units: line.units, productName: line.productName, priceMinor: line.priceMinor, currency })) : [] };
+        const route = routeEntryForPath(arm.path);
+        if (route?.page === "quiz" || route?.page === "summary") return { market: country, sells: "quiz" as const, lines: [] };
+        if (route?.page !== "offer") return { market: country, sells: "nothing" as const, lines: [] };
+        const lines = offerForRoute(route.name, currency, today, "en_GB").lines.map((line) => ({ units: line.units, productName: line.productName, priceMinor: line.priceMinor, currency }));
+        return { market: country, sells: "offer" as const, lines };
       }),
     }));
 }

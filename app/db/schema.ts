@@ -567,7 +567,7 @@ export const experimentStatuses = ["draft", "running", "stopped", "shipped"] as 
 export type ExperimentStatus = (typeof experimentStatuses)[number];
 
 /** What a test's verdict is given on, chosen when it is created: one metric, so one family of comparisons. */
-export const primaryMetrics = ["conversion", "revenue_per_visitor"] as const;
+export const primaryMetrics = ["conversion", "revenue"] as const;
 export type PrimaryMetric = (typeof primaryMetrics)[number];
 
 /** One arm of a split test: a funnel path and its share of the traffic in percent. */
@@ -601,7 +601,7 @@ export const experiments = pgTable(
   },
   (table) => [
     check("experiments_status_check", sql`${table.status} in ('draft','running','stopped','shipped')`),
-    check("experiments_primary_metric_check", sql`${table.primaryMetric} in ('conversion','revenue_per_visitor')`),
+    check("experiments_primary_metric_check", sql`${table.primaryMetric} in ('conversion','revenue')`),
     // One running test per entry path, whatever two operators do at once.
     uniqueIndex("experiments_running_entry_unique").on(table.entryPath).where(sql`${table.status} = 'running'`),
   ],

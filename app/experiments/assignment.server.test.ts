@@ -147,9 +147,13 @@ describe("the arm cookie, only with consent", () => {
     });
   });
 
-  it("keeps the arm of a cookie without a valid token, counting a new exposure with a token of its own", () => {
-    const headers = { cookie: `${consentCookieName}=granted; ${armCookieName}=aaaaaaaa.2~k3j9x2ab.1` };
-    const decision = decide(request("/offer/fr", headers), live(offerTest), () => idFor(0));
+  it.each([
+    ["without a token", "k3j9x2ab.0"],
+    ["with a forged token", `k3j9x2ab.0.${"A".repeat(36)}`],
+    ["with another arm's token", `k3j9x2ab.0.${newExposureToken(signingKey, "k3j9x2ab", 1, now)}`],
+  ])("treats a cookie %s as no cookie: the arm comes from the hash, with a new token", (_case, kept) => {
+    const headers = { cookie: `${consentCookieName}=granted; ${armCookieName}=aaaaaaaa.2~${kept}` };
+    const decision = decide(request("/offer/fr", headers), live(offerTest), () => idFor(1));
     expect(decision).toMatchObject({ kind: "redirect", exposure: { arm: 1 } });
     const location = decision.kind === "redirect" ? decision.redirect.location : "";
     expect(withoutToken(location)).toBe("/offer2/fr?xp=k3j9x2ab.1.<token>");

@@ -15,7 +15,7 @@ import { bucketRanges, chooseArm, growthBookHash } from "./hash";
  * decides only whether its order counts). Crawlers and `HEAD` requests get the control's page and
  * are not counted.
  * Nothing is stored on the device before analytics consent; after it, a first-party cookie keeps
- * the arm and its token across visits.
+ * the arm and its token across visits; a cookie whose token is not valid counts as none.
  */
 
 /** Set by the storefront when the visitor grants analytics consent (`app/analytics/consent-store.ts`). */
@@ -124,8 +124,9 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
   const known = consented ? kept.find((value) => value.key === experiment.key && value.arm < experiment.arms.length) : undefined;
   // A returning visitor keeps the exposure of the cookie: it is one visitor, and one order counts for it.
   if (known?.token && readExposureToken(signingKey, experiment.key, known.arm, known.token)) return goTo(known.arm, xpValue(experiment.key, known.arm, known.token));
-  // A cookie without a valid token (written before tokens) keeps its arm and gets a counted exposure.
-  const arm = known ? known.arm : armFor(experiment, newId());
+  // A cookie without a valid token is no cookie: anyone can write one, and keeping its arm would let
+  // a hand-made cookie choose the arm and count an exposure on every request.
+  const arm = armFor(experiment, newId());
   const xp = xpValue(experiment.key, arm, newExposureToken(signingKey, experiment.key, arm, now));
   let cookies: string[] = [];
   if (consented) {

@@ -67,6 +67,15 @@ describe("the experiment form's refusals", () => {
     expect(form([...base.filter(([name]) => name !== "market"), ["market", "FR"], ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offerV7"], ["armWeight", "50"]]).errors).toEqual([]);
   });
 
+  it.each([
+    ["conversion", "conversion"],
+    ["revenue", "revenue"],
+  ])("takes the primary metric %s", (value, metric) => {
+    const { errors, input } = form([...base.filter(([name]) => name !== "primaryMetric"), ["primaryMetric", value], ["armPath", "/offer"], ["armWeight", "50"], ["armPath", "/offer2"], ["armWeight", "50"]]);
+    expect(errors).toEqual([]);
+    expect(input.primaryMetric).toBe(metric);
+  });
+
   it("takes a good form, arm paths in the route table's spelling and empty pairs left out", () => {
     const { errors, input } = form([...base, ["armPath", "/offer"], ["armWeight", "34"], ["armPath", "/offerv4"], ["armWeight", "33"], ["armPath", "/take2"], ["armWeight", "33"], ["armPath", ""], ["armWeight", ""]]);
     expect(errors).toEqual([]);
@@ -300,7 +309,8 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
 });
 
 /** Paid orders as the checkout stores them: the arm and token that `armOfQuery` keeps of the page's `xp`. */
-async function insertOrders(db: TestDb, list: { xp: string; createdAt: Date; totalMinor?: number; status?: OrderStatus }[]): Promise<void> {
+/** `withoutToken`: an order with its arm and no token, as orders placed before tokens existed were kept. */
+async function insertOrders(db: TestDb, list: { xp: string; createdAt: Date; totalMinor?: number; status?: OrderStatus; withoutToken?: true }[]): Promise<void> {
   const rows = list.map((order, index) => {
     const kept = armOfQuery(signingKey, order.xp);
     const total = order.totalMinor ?? (index % 2 === 0 ? 4990 : 8970);
@@ -326,7 +336,7 @@ async function insertOrders(db: TestDb, list: { xp: string; createdAt: Date; tot
       checkoutToken: randomUUID(),
       funnelSrc: null,
       experimentArm: kept?.arm ?? null,
-      experimentToken: kept?.token ?? null,
+      experimentToken: order.withoutToken ? null : (kept?.token ?? null),
       test: false,
       createdAt: order.createdAt,
       paidAt: order.status === "pending_payment" ? null : order.createdAt,
@@ -438,14 +448,15 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
    * Control: 300 orders of 99.80 on average from 10,000 visitors; arm 1: 600 orders of 49.90 on average from `armVisitors`.
    * Conversion doubles while revenue per visitor stays the same (29.94 cents at 10,000 visitors).
    */
-  async function run(entryPath: string, primaryMetric: "conversion" | "revenue_per_visitor", armVisitors = 10_000) {
+  async function run(entryPath: string, primaryMetric: "conversion" | "revenue", armVisitors = 10_000, { controlVisitors = 10_000, armVisitorsInGb = 0 } = {}) {
     const { db } = database;
     const created = await createExperiment(db, { ...offerTest, entryPath, primaryMetric }, true, started);
     if (created.kind !== "done") throw new Error("not created");
     const key = created.experiment.key;
     await db.insert(experimentCounts).values([
-      { experimentKey: key, arm: 0, market: "DE", day: "2026-11-01", step: exposureStep, count: 10_000 },
+      { experimentKey: key, arm: 0, market: "DE", day: "2026-11-01", step: exposureStep, count: controlVisitors },
       { experimentKey: key, arm: 1, market: "DE", day: "2026-11-01", step: exposureStep, count: armVisitors },
+      ...(armVisitorsInGb > 0 ? [{ experimentKey: key, arm: 1, market: "GB", day: "2026-11-01", step: exposureStep, count: armVisitorsInGb }] : []),
     ]);
     const during = new Date("2026-11-05T00:00:00Z");
     await insertOrders(db, [
@@ -458,7 +469,8 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
   it("is given on the primary metric alone: conversion doubled is no verdict when revenue per visitor is the metric", { timeout: 60_000 }, async () => {
     const byConversion = await run("/offer", "conversion");
     expect(byConversion.arms[1]?.verdict).toBe("Conversion is higher than the control.");
-    const byRevenue = await run("/offer2", "revenue_per_visitor");
+    expect(byConversion.comparisons).toBe(1);
+    const byRevenue = await run("/offer2", "revenue");
     const arm = byRevenue.arms[1];
     expect(arm?.conversionDifference?.lower).toBeGreaterThan(0);
     expect(arm?.currencies[0]?.difference?.difference).toBeCloseTo(0, 9);
@@ -479,5 +491,53 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
     const arm = report.arms[1];
     expect(arm).toMatchObject({ orders: 600, visitors: 500, conversion: null, conversionDifference: null, conversionLift: null });
     expect(arm?.problem).toBe("600 orders from 500 visitors: more orders than visitors is no rate, so this arm's exposures were not all counted.");
+  });
+
+  it("counts the orders that carry an arm of the test but no token, which count for no arm while their visitors do", { timeout: 60_000 }, async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath: "/offerg" }, true, started);
+    if (created.kind !== "done") throw new Error("not created");
+    const key = created.experiment.key;
+    const during = new Date("2026-11-05T00:00:00Z");
+    await insertOrders(db, [
+      { xp: exposed(key, 1, during), createdAt: during },
+      { xp: exposed(key, 1, during), createdAt: during, withoutToken: true },
+      { xp: exposed(key, 0, during), createdAt: during, withoutToken: true },
+    ]);
+    const report = await experimentReport(db, created.experiment, { includeTest: false, now });
+    expect(report.ordersWithoutToken).toBe(2);
+    expect(report.arms.map((arm) => arm.orders)).toEqual([0, 1]);
+  });
+
+  /** Every comparison of the arm with the control, each null when either side has more orders than visitors. */
+  const comparisonsOf = (arm: Awaited<ReturnType<typeof run>>["arms"][number] | undefined) => ({
+    conversionDifference: arm?.conversionDifference,
+    conversionLift: arm?.conversionLift,
+    upsellTakeRateDifference: arm?.upsellTakeRateDifference,
+    eur: arm?.currencies.filter((figures) => figures.currency === "EUR").map(({ difference, lift, averageOrderValueDifference }) => ({ difference, lift, averageOrderValueDifference })),
+  });
+  const noComparison = { conversionDifference: null, conversionLift: null, upsellTakeRateDifference: null, eur: [{ difference: null, lift: null, averageOrderValueDifference: null }] };
+
+  it("compares nothing, on any metric, with an arm that has more orders than visitors", { timeout: 60_000 }, async () => {
+    const report = await run("/offerbuy", "revenue", 500);
+    expect(comparisonsOf(report.arms[1])).toEqual(noComparison);
+    expect(report.arms[1]?.currencies[0]?.revenuePerVisitorMinor).toBeNull();
+  });
+
+  it("compares nothing with any arm while the control has more orders than visitors", { timeout: 60_000 }, async () => {
+    const report = await run("/get", "revenue", 10_000, { controlVisitors: 200 });
+    expect(report.arms[0]?.problem).toBe("300 orders from 200 visitors: more orders than visitors is no rate, so this arm's exposures were not all counted.");
+    expect(comparisonsOf(report.arms[1])).toEqual(noComparison);
+  });
+
+  it("guards each currency on its own: more orders in euros than visitors of the euro markets is no revenue per visitor in euros", { timeout: 60_000 }, async () => {
+    const report = await run("/take2", "revenue", 500, { armVisitorsInGb: 20_000 });
+    const arm = report.arms[1];
+    // 600 orders from 20,500 visitors overall is a rate; 600 euro orders from 500 visitors of euro markets is not.
+    expect(arm?.conversion).toBeCloseTo(600 / 20_500, 12);
+    expect(arm?.currencies.find((figures) => figures.currency === "EUR")).toMatchObject({ revenuePerVisitorMinor: null, difference: null, lift: null, averageOrderValueDifference: null });
+    // Revenue per visitor is compared in each currency: arm 1 in EUR and in GBP.
+    expect(report.comparisons).toBe(2);
+    expect(arm?.problem).toBe("600 orders in EUR from 500 visitors of the markets that pay in EUR: more orders than visitors is no rate, so this arm's exposures were not all counted.");
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, like, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, like, notInArray, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { experimentCounts, orders, type OrderStatus, type PrimaryMetric } from "../db/schema";
 import { markets } from "../market/markets";
@@ -38,6 +38,8 @@ import {
  * - the difference to the control of each (and the relative lift of conversion and revenue per
  *   visitor, delta method), with GrowthBook's asymptotic confidence sequence (valid however often
  *   the report is looked at), and the sample-ratio check of the visitors against the weights.
+ * - no rate and no comparison where the orders outnumber the visitors, on either side (overall
+ *   for conversion and upsells, per currency for revenue and order value): the counts are wrong then.
  * - a verdict on the test's primary metric alone, Holm-Bonferroni across the arms (and currencies),
  *   only after 7 days and 30 orders per arm and never while the sample-ratio check alerts.
  */
@@ -88,6 +90,10 @@ export interface ArmFigures {
 export interface ExperimentReport {
   includeTest: boolean;
   primaryMetric: PrimaryMetric;
+  /** How many comparisons the verdict's Holm-Bonferroni corrects for: arms, times currencies for revenue. */
+  comparisons: number;
+  /** Paid orders with an arm of the test and no token (placed before tokens existed): left out, while their visitors count. */
+  ordersWithoutToken: number;
   /** Orders that carried a valid token of the test but do not count: placed before or after it ran, or a second order of one exposure. */
   ordersLeftOut: number;
   days: number;
@@ -114,7 +120,7 @@ function sayOf(interval: Interval | null, what: string): string | null {
 export async function experimentReport(db: Queryable, experiment: Experiment, options: { includeTest: boolean; now?: Date }): Promise<ExperimentReport> {
   const now = options.now ?? new Date();
   const upsellPrefix = upsellSource("");
-  const [counts, orderRows] = await Promise.all([
+  const [counts, orderRows, [withoutToken]] = await Promise.all([
     db
       .select({ arm: experimentCounts.arm, market: experimentCounts.market, step: experimentCounts.step, count: sql<number>`sum(${experimentCounts.count})::int` })
       .from(experimentCounts)
@@ -137,6 +143,11 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
       .from(orders)
       .where(and(like(orders.experimentArm, `${experiment.key}.%`), isNotNull(orders.experimentToken), options.includeTest ? undefined : eq(orders.test, false)))
       .orderBy(orders.createdAt, orders.id),
+    // Orders kept with an arm and no token were placed before tokens existed: they count for no arm.
+    db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(orders)
+      .where(and(like(orders.experimentArm, `${experiment.key}.%`), isNull(orders.experimentToken), notInArray(orders.status, [...unpaid]), options.includeTest ? undefined : eq(orders.test, false))),
   ]);
 
   const arms = experiment.arms.map((row, arm) => ({
@@ -188,7 +199,10 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     const order = allPaid[index];
     if (order) order.capped = value;
   });
-  const caps = [...new Set(allPaid.map((order) => order.market))]
+  // In the markets' order, not the orders': orders made in the same millisecond come in any order.
+  const caps = markets
+    .map((market) => market.country as string)
+    .filter((market) => allPaid.some((order) => order.market === market))
     .map((market) => ({ market, currency: currencyOf.get(market) ?? "", capMinor: Math.max(...allPaid.filter((order) => order.market === market).map((order) => order.capped)) }))
     .filter(({ market, capMinor }) => allPaid.some((order) => order.market === market && order.net > capMinor));
 
@@ -208,13 +222,23 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
   const srm = sampleRatioCheck(arms.map((arm) => visitorsOf(arm)), experiment.arms.map((arm) => arm.weight));
   const gate = verdictGate(days, arms.map((arm) => arm.paid.length), srm.alert);
 
-  /** Orders beyond visitors are not a rate: their samples would have a negative variance. */
+  const paidIn = (arm: (typeof arms)[number], currency?: string) => (currency === undefined ? arm.paid : arm.paid.filter((order) => order.currency === currency));
+  /**
+   * Orders beyond visitors are not a rate: their samples would have a negative variance. One guard
+   * for every sample: overall for conversion and upsells, per currency for revenue and order value.
+   */
+  const countable = (arm: (typeof arms)[number], currency?: string) => paidIn(arm, currency).length <= visitorsOf(arm, currency);
+  /** Whether an arm may be compared with the control: neither side has more orders than visitors. */
+  const comparable = (arm: (typeof arms)[number], currency?: string) => countable(control, currency) && countable(arm, currency);
   const problemOf = (arm: (typeof arms)[number]) => {
-    const visitors = visitorsOf(arm);
-    return arm.paid.length > visitors ? `${arm.paid.length} orders from ${visitors} visitors: more orders than visitors is no rate, so this arm's exposures were not all counted.` : null;
+    const why = "more orders than visitors is no rate, so this arm's exposures were not all counted.";
+    if (!countable(arm)) return `${arm.paid.length} orders from ${visitorsOf(arm)} visitors: ${why}`;
+    const currency = currencies.find((candidate) => !countable(arm, candidate));
+    return currency ? `${paidIn(arm, currency).length} orders in ${currency} from ${visitorsOf(arm, currency)} visitors of the markets that pay in ${currency}: ${why}` : null;
   };
-  const conversionSampleOf = (arm: (typeof arms)[number]) => (problemOf(arm) ? null : proportionSample(arm.paid.length, visitorsOf(arm)));
-  const both = <T, R>(a: T | null, b: T | null, compare: (a: T, b: T) => R | null) => (a && b ? compare(a, b) : null);
+  const conversionSampleOf = (arm: (typeof arms)[number]) => proportionSample(arm.paid.length, visitorsOf(arm));
+  /** A comparison with the control, or null when either side's counts are no rate. */
+  const versus = <R>(arm: (typeof arms)[number], currency: string | undefined, compare: () => R | null) => (comparable(arm, currency) ? compare() : null);
   const orderValueSums = (arm: (typeof arms)[number], currency: string): RatioSums => {
     const amounts = arm.paid.filter((order) => order.currency === currency).map((order) => order.capped);
     const sumX = amounts.reduce((sum, amount) => sum + amount, 0);
@@ -229,8 +253,8 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
   // The primary metric's comparisons, one per arm (and currency): Holm-Bonferroni over all of them.
   const comparisons = arms.slice(1).flatMap((arm) =>
     experiment.primaryMetric === "conversion"
-      ? [{ arm: arm.arm, what: "Conversion is", p: both(conversionSampleOf(control), conversionSampleOf(arm), sequentialPValue), currency: undefined as string | undefined }]
-      : currencies.map((currency) => ({ arm: arm.arm, what: `Revenue per visitor in ${currency} is`, p: sequentialPValue(revenueSampleOf(control, currency), revenueSampleOf(arm, currency)), currency })),
+      ? [{ arm: arm.arm, what: "Conversion is", p: versus(arm, undefined, () => sequentialPValue(conversionSampleOf(control), conversionSampleOf(arm))), currency: undefined as string | undefined }]
+      : currencies.map((currency) => ({ arm: arm.arm, what: `Revenue per visitor in ${currency} is`, p: versus(arm, currency, () => sequentialPValue(revenueSampleOf(control, currency), revenueSampleOf(arm, currency))), currency })),
   );
   const rejected = holmRejections(comparisons.map((comparison) => comparison.p));
 
@@ -238,7 +262,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     const visitors = visitorsOf(arm);
     const isControl = arm.arm === 0;
     const problem = problemOf(arm);
-    const conversionDifference = isControl ? null : both(conversionSampleOf(control), conversionSampleOf(arm), (a, b) => sequentialDifference(a, b));
+    const conversionDifference = isControl ? null : versus(arm, undefined, () => sequentialDifference(conversionSampleOf(control), conversionSampleOf(arm)));
     const upsellShown = arm.paid.filter((order) => order.shownUpsell).length;
     const upsellTaken = arm.paid.filter((order) => order.tookUpsell).length;
     const byCurrency = currencies.map((currency): CurrencyFigures => {
@@ -251,10 +275,10 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
         orders: paid.length,
         revenueMinor: Math.round(revenueMinor),
         averageOrderValueMinor: paid.length > 0 ? Math.round(revenueMinor / paid.length) : null,
-        averageOrderValueDifference: isControl || problem ? null : sequentialRatioDifference(orderValueSums(control, currency), orderValueSums(arm, currency)),
-        revenuePerVisitorMinor: ratio(revenueMinor, currencyVisitors),
-        difference: isControl ? null : sequentialDifference(revenueSampleOf(control, currency), revenueSampleOf(arm, currency)),
-        lift: isControl ? null : sequentialLift(revenueSampleOf(control, currency), revenueSampleOf(arm, currency)),
+        averageOrderValueDifference: isControl ? null : versus(arm, currency, () => sequentialRatioDifference(orderValueSums(control, currency), orderValueSums(arm, currency))),
+        revenuePerVisitorMinor: countable(arm, currency) ? ratio(revenueMinor, currencyVisitors) : null,
+        difference: isControl ? null : versus(arm, currency, () => sequentialDifference(revenueSampleOf(control, currency), revenueSampleOf(arm, currency))),
+        lift: isControl ? null : versus(arm, currency, () => sequentialLift(revenueSampleOf(control, currency), revenueSampleOf(arm, currency))),
       };
     });
     const intervalOf = (currency: string | undefined) =>
@@ -272,18 +296,18 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
       views: arm.views,
       checkoutsStarted: arm.started,
       orders: arm.paid.length,
-      conversion: problem ? null : ratio(arm.paid.length, visitors),
+      conversion: countable(arm) ? ratio(arm.paid.length, visitors) : null,
       conversionDifference,
-      conversionLift: isControl ? null : both(conversionSampleOf(control), conversionSampleOf(arm), (a, b) => sequentialLift(a, b)),
+      conversionLift: isControl ? null : versus(arm, undefined, () => sequentialLift(conversionSampleOf(control), conversionSampleOf(arm))),
       upsellShown,
       upsellTaken,
       upsellTakeRate: ratio(upsellTaken, upsellShown),
-      upsellTakeRateDifference: isControl || problem ? null : sequentialRatioDifference(upsellSums(control), upsellSums(arm)),
+      upsellTakeRateDifference: isControl ? null : versus(arm, undefined, () => sequentialRatioDifference(upsellSums(control), upsellSums(arm))),
       currencies: byCurrency,
       problem,
       verdict: gate.ready && !isControl ? (findings.length > 0 ? `${findings.join("; ")}.` : "No difference to the control shown yet.") : null,
     };
   });
 
-  return { includeTest: options.includeTest, primaryMetric: experiment.primaryMetric, ordersLeftOut, days, arms: figures, srm, gate, caps };
+  return { includeTest: options.includeTest, primaryMetric: experiment.primaryMetric, comparisons: comparisons.length, ordersWithoutToken: withoutToken?.count ?? 0, ordersLeftOut, days, arms: figures, srm, gate, caps };
 }

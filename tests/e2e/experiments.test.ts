@@ -72,7 +72,7 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     await weights.nth(0).fill("50");
     await paths.nth(1).fill("/offer2");
     await weights.nth(1).fill("40");
-    await page.locator('input[name="primaryMetric"][value="conversion"]').check();
+    await page.locator('select[name="primaryMetric"]').selectOption("conversion");
     await page.getByTestId("experiment-start").click();
     expect(await page.getByTestId("experiment-errors").textContent()).toContain("The weights add up to 90, not 100.");
     // The form keeps what was typed; an arm that would show visitors another market's prices is refused with the reason.
@@ -82,7 +82,7 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     expect(await page.getByTestId("experiment-error").allTextContents()).toEqual([
       expect.stringMatching(/^Arm 2: \/offerV7 puts visitors from DE, GB, .* in another market than \/offer does \(one from DE gets FR instead of DE\), so they would see other prices/),
     ]);
-    expect(await page.locator('input[name="primaryMetric"][value="conversion"]').isChecked()).toBe(true);
+    expect(await page.locator('select[name="primaryMetric"]').inputValue()).toBe("conversion");
     await page.locator('input[name="armPath"]').nth(1).fill("/offer2");
     await page.getByTestId("experiment-start").click();
     await page.waitForURL(/\/admin\/experiments\/[a-z0-9]{8}\?done=started$/);
@@ -101,7 +101,7 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     await page.goto(`${server.url}/admin/experiments`);
     await page.locator('input[name="name"]').fill("Another");
     await page.locator('input[name="armPath"]').nth(1).fill("/take2");
-    await page.locator('input[name="primaryMetric"][value="revenue_per_visitor"]').check();
+    await page.locator('select[name="primaryMetric"]').selectOption("revenue");
     await page.getByTestId("experiment-start").click();
     expect(await page.getByTestId("experiment-errors").textContent()).toContain('/offer is already under test in "Offer against the advertorial"');
     await page.context().close();

@@ -18,10 +18,18 @@ export interface ExperimentDraft {
   primaryMetric: string;
 }
 
-/** Per market of the test, what each arm's page sells there (in arm order). */
-export type ArmOffers = { market: string; arms: { market: string; lines: { units: number; productName: string; priceMinor: number; currency: string }[] }[] }[];
+/** Per market, what each arm's page sells: an offer page its lines, a quiz what the answers lead to, other pages nothing. */
+export type ArmOffers = { market: string; arms: { market: string; sells: "offer" | "quiz" | "nothing"; lines: { units: number; productName: string; priceMinor: number; currency: string }[] }[] }[];
 
-const metricLabels: Record<PrimaryMetric, string> = { conversion: "Conversion", revenue_per_visitor: "Revenue per visitor" };
+const metricLabels: Record<PrimaryMetric, string> = { conversion: "Conversion", revenue: "Revenue per visitor" };
+
+/** The family of comparisons the verdict is corrected for: one per arm, or per arm and currency for revenue. */
+export function verdictBasis(metric: PrimaryMetric, comparisons: number): string {
+  const label = metricLabels[metric].toLowerCase();
+  return metric === "conversion"
+    ? `given on ${label} alone, with Holm-Bonferroni across the ${comparisons} arms compared with the control`
+    : `given on ${label} alone, with Holm-Bonferroni across its ${comparisons} comparisons with the control, one per arm and currency`;
+}
 
 export const emptyDraft: ExperimentDraft = {
   name: "",
@@ -85,16 +93,16 @@ function ExperimentForm({ draft, errors }: { draft: ExperimentDraft; errors: str
             </div>
           ))}
         </fieldset>
-        <fieldset>
-          <legend>Primary metric: the one the verdict is given on (every other metric shows its interval and no verdict)</legend>
-          <div className="actions">
+        <label>
+          Primary metric: the one the verdict is given on (every other metric shows its interval and no verdict)
+          <select name="primaryMetric" defaultValue={draft.primaryMetric || "conversion"} required>
             {(Object.keys(metricLabels) as PrimaryMetric[]).map((metric) => (
-              <label key={metric}>
-                <input type="radio" name="primaryMetric" value={metric} required defaultChecked={draft.primaryMetric === metric} /> {metricLabels[metric]}
-              </label>
+              <option key={metric} value={metric}>
+                {metricLabels[metric]}
+              </option>
             ))}
-          </div>
-        </fieldset>
+          </select>
+        </label>
         <label>
           Hypothesis
           <textarea name="hypothesis" maxLength={1000} defaultValue={draft.hypothesis} />
@@ -219,7 +227,7 @@ function OffersTable({ experiment, offers }: { experiment: Experiment; offers: A
             {row.arms.map((arm, index) => (
               <td key={index} data-testid="offers-arm">
                 {arm.market !== row.market ? <span className="report-note">shown as {arm.market}: </span> : null}
-                {arm.lines.map((line) => `${line.units} × ${line.productName} ${formatMinor(line.priceMinor, line.currency)}`).join(" · ") || "—"}
+                {arm.sells === "quiz" ? "the quiz decides" : arm.lines.map((line) => `${line.units} × ${line.productName} ${formatMinor(line.priceMinor, line.currency)}`).join(" · ") || "—"}
               </td>
             ))}
           </tr>
@@ -308,7 +316,7 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
       {/* Waiting for data is the normal state of a young test, not a fault: it is told plainly, not as an error. */}
       <p className={`notice ${report.gate.ready ? "ok" : "info"}`} data-testid="experiment-verdict">
         {report.gate.ready
-          ? `Enough data for a verdict (7 days and 30 orders per arm), given on ${metricLabels[report.primaryMetric].toLowerCase()} alone with Holm-Bonferroni across the arms. The intervals hold however often this page is looked at.`
+          ? `Enough data for a verdict (7 days and 30 orders per arm), ${verdictBasis(report.primaryMetric, report.comparisons)}. The intervals hold however often this page is looked at.`
           : `${report.gate.reason ?? ""} Until then the intervals are shown but no arm is called better; shipping asks for confirmation.`}
       </p>
       {report.ordersLeftOut > 0 ? (
@@ -318,6 +326,13 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
         </p>
       ) : null}
 
+      {report.ordersWithoutToken > 0 ? (
+        <p className="notice error" data-testid="experiment-without-token">
+          {report.ordersWithoutToken} paid {report.ordersWithoutToken === 1 ? "order carries" : "orders carry"} an arm of this test but no exposure token: placed before the store made tokens,{" "}
+          {report.ordersWithoutToken === 1 ? "it counts" : "they count"} for no arm, while the visitors of that time are counted. Conversion and revenue per visitor are understated by as much, in
+          whichever arms they came from; a test started after tokens existed has none of these.
+        </p>
+      ) : null}
       <table className="report-table" data-testid="experiment-report">
         <caption>
           Per arm{report.includeTest ? ", test orders included" : ""}{" "}
