@@ -192,7 +192,7 @@ describe("the go-live check", () => {
 
   it("lists every check with its fix in live mode without any provider's keys, instead of stopping at the first sentence", async () => {
     await storeEveryFile();
-    const checks = await preflightOf({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url }, { db: database.db, kind: "pglite" });
+    const checks = await preflightOf({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, DATA_DIR: scratch.dir }, { db: database.db, kind: "pglite" });
     expect(checks.map((c) => `${c.status} ${c.name}`)).toEqual([
       "ok Store mode",
       "ok Public address",
@@ -208,7 +208,7 @@ describe("the go-live check", () => {
   });
 
   it("lists a half-configured provider as a failed check with its fix, beside every other check", async () => {
-    const checks = await preflightOf({ STORE_MODE: "live", PUBLIC_URL: "http://shop.example.test", SMTP_URL: "", STRIPE_SECRET_KEY: "sk_live_store" }, { db: database.db, kind: "pglite" });
+    const checks = await preflightOf({ STORE_MODE: "live", PUBLIC_URL: "http://shop.example.test", SMTP_URL: "", STRIPE_SECRET_KEY: "sk_live_store", DATA_DIR: scratch.dir }, { db: database.db, kind: "pglite" });
     expect(checks.filter((c) => c.status === "fail").map((c) => c.name)).toEqual(["Settings", "Public address", "Payment provider", "Payment methods per market", "E-mail"]);
     expect(checks.find((c) => c.name === "Settings")).toMatchObject({
       detail: expect.stringContaining("STRIPE_SECRET_KEY is set but STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are not"),

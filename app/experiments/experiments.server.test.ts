@@ -12,6 +12,7 @@ import {
   createExperiment,
   exposureStep,
   findExperiment,
+  listExperiments,
   loadLiveExperiments,
   shipExperiment,
   startExperiment,
@@ -450,6 +451,8 @@ describe.each(databaseKinds)("the verdict, on %s", (kind) => {
    */
   async function run(entryPath: string, primaryMetric: "conversion" | "revenue", armVisitors = 10_000, { controlVisitors = 10_000, armVisitorsInGb = 0 } = {}) {
     const { db } = database;
+    // Each run is a test of its own: the one before is ended, as two live tests may not share a page.
+    for (const earlier of await listExperiments(db)) if (earlier.status === "running") await stopExperiment(db, earlier.key, now);
     const created = await createExperiment(db, { ...offerTest, entryPath, primaryMetric }, true, started);
     if (created.kind !== "done") throw new Error("not created");
     const key = created.experiment.key;
