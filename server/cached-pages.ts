@@ -7,6 +7,8 @@ import {
   cachedSearch,
   cacheableRouteNames,
   cacheGeneration,
+  forVisitor,
+  headerForVisitor,
   pageCacheKey,
   type PageCache,
 } from "./page-cache.js";
@@ -81,7 +83,7 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
   const inFlight = new Map<string, Promise<Rendered>>();
   const improving = new WeakSet<Representation>();
 
-  async function render(req: Request, target: string, page: GeoPage, generation: string, key: string, pageKey: string): Promise<Rendered> {
+  async function render(req: Request, target: string, page: GeoPage, generation: string, key: string, pageKey: string, perVisitor: boolean): Promise<Rendered> {
     const headers = new Headers({ [cachedRenderHeader]: "1" });
     for (const name of page.geoHeaders) {
       const value = req.headers[name.toLowerCase()];
@@ -107,14 +109,16 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
     response.headers.forEach((value, name) => {
       if (!perAnswerHeaders.has(name)) kept[name] = value;
     });
-    kept["content-security-policy"] = policyFor(response.headers, body);
+    kept["content-security-policy"] = policyFor(response.headers.get("content-type"), body);
     const vary = (response.headers.get("vary") ?? "")
       .split(",")
       .map((name) => name.trim())
       .filter(Boolean);
     // Quick twins now (a miss costs about what a render per request did); the highest levels
-    // once the page is asked for again.
-    rendered.cached = representation(body, await compressVariants(body, quickTwins), kept, { vary, final: false });
+    // once the page is asked for again. A page answered per visitor is compressed per answer.
+    rendered.cached = perVisitor
+      ? representation(body, {}, kept, { vary })
+      : representation(body, await compressVariants(body, quickTwins), kept, { vary, final: false });
     cache.set(generation, key, pageKey, rendered.cached);
     return rendered;
   }
@@ -129,22 +133,41 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
       .finally(() => improving.delete(current));
   }
 
-  function policyFor(headers: Headers, body: Buffer): string {
-    const isDocument = headers.get("content-type")?.startsWith("text/html") ?? false;
+  function policyFor(contentType: string | null | undefined, body: Buffer): string {
+    const isDocument = contentType?.startsWith("text/html") ?? false;
     return isDocument ? contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))) : staticPolicy;
   }
 
+  /**
+   * A split test's arm page with the visitor's own exposure token in place of the stand-in
+   * (docs/decisions/0036-cached-pages-carry-each-visitors-token.md). Its inline scripts carry the
+   * token too, so their hashes are the answer's own; the `compression` middleware encodes it
+   * as it does a page rendered per request, and no entity tag is given to a page of one visit.
+   */
+  function sendForVisitor(req: Request, res: Response, kept: Representation, token: string, cacheState: string): void {
+    const body = forVisitor(kept.identity.body, token);
+    for (const [name, value] of Object.entries(kept.headers)) res.setHeader(name, value);
+    res.setHeader("Content-Security-Policy", policyFor(kept.headers["content-type"], body));
+    for (const field of kept.vary) res.vary(field);
+    res.setHeader("X-Cache", cacheState);
+    res.setHeader("Content-Length", body.length);
+    res.status(200);
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
   /** A render that may not be kept (a redirect, an error page, a cookie) is answered once, as it is. */
-  function sendUncached(res: Response, rendered: Rendered): void {
+  function sendUncached(res: Response, rendered: Rendered, token: string | null): void {
+    const own = (value: string) => (token === null ? value : headerForVisitor(value, token));
+    const body = token === null ? rendered.body : forVisitor(rendered.body, token);
     res.status(rendered.status);
     rendered.headers.forEach((value, name) => {
-      if (!perAnswerHeaders.has(name) || name === "vary") res.setHeader(name, value);
+      if (!perAnswerHeaders.has(name) || name === "vary") res.setHeader(name, own(value));
     });
     const cookies = rendered.headers.getSetCookie();
     if (cookies.length > 0) res.setHeader("Set-Cookie", cookies);
-    res.setHeader("Content-Security-Policy", policyFor(rendered.headers, rendered.body));
+    res.setHeader("Content-Security-Policy", policyFor(rendered.headers.get("content-type"), body));
     res.setHeader("X-Cache", "bypass");
-    res.end(res.req.method === "HEAD" ? undefined : rendered.body);
+    res.end(res.req.method === "HEAD" ? undefined : body);
   }
 
   return (req, res, next) => {
@@ -153,7 +176,7 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
     const isData = path.endsWith(".data");
     const pagePath = !isData ? path : path === "/_root.data" ? "/" : path.slice(0, -".data".length);
     const queryStart = req.originalUrl.indexOf("?");
-    const search = cachedSearch(queryStart === -1 ? "" : req.originalUrl.slice(queryStart));
+    const { search, token } = cachedSearch(queryStart === -1 ? "" : req.originalUrl.slice(queryStart));
     if (!cacheableQuery(search, isData)) return next();
     let page: GeoPage | undefined;
     try {
@@ -171,20 +194,22 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
     const { key, page: pageKey } = pageCacheKey({ path, geo: page.geo, search });
     const hit = cache.get(generation, key);
     if (hit) {
+      if (token !== null) return sendForVisitor(req, res, hit, token, "hit");
       sendRepresentation(req, res, hit, { "X-Cache": "hit" });
       if (!hit.final) improve(generation, key, hit);
       return;
     }
     const flightKey = `${generation}\n${key}`;
     const shared = inFlight.get(flightKey);
-    const flight = shared ?? render(req, `${queryStart === -1 ? req.originalUrl : req.originalUrl.slice(0, queryStart)}${search}`, page, generation, key, pageKey).finally(() => inFlight.delete(flightKey));
+    const flight = shared ?? render(req, `${queryStart === -1 ? req.originalUrl : req.originalUrl.slice(0, queryStart)}${search}`, page, generation, key, pageKey, token !== null).finally(() => inFlight.delete(flightKey));
     if (!shared) inFlight.set(flightKey, flight);
     flight.then(
       (rendered) => {
-        if (rendered.cached) sendRepresentation(req, res, rendered.cached, { "X-Cache": "miss" });
+        if (rendered.cached && token !== null) sendForVisitor(req, res, rendered.cached, token, "miss");
+        else if (rendered.cached) sendRepresentation(req, res, rendered.cached, { "X-Cache": "miss" });
         // Requests that waited for another's render only share a page that may be kept.
         else if (shared) next();
-        else sendUncached(res, rendered);
+        else sendUncached(res, rendered, token);
       },
       (error: unknown) => next(shared ? undefined : error),
     );
