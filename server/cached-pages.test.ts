@@ -96,6 +96,7 @@ describe("serveCachedPages", () => {
       const query = `?src=ad&xp=k3j9x2ab.1${token ? `.${token}` : ""}&utm_source=mail`;
       const response = await visit(query, encoding);
       expect(response.status).toBe(200);
+      expect(response.headers.get("content-encoding")).toBe(encoding === "identity" ? null : encoding);
       const html = await response.text();
       pages.push({ token, html, cache: response.headers.get("x-cache") });
       // The inline script carries the token too: the policy allows it as served, by its own hash.

@@ -185,6 +185,23 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
       await context.close();
     }
     expect(seen[0]).not.toBe(seen[1]);
+
+    // With scripts, under the page's own policy: the hydration data carries the same token, so the page hydrates with no CSP error.
+    const context = await browser.newContext({ userAgent: personAgent, extraHTTPHeaders: { "cf-ipcountry": "FR" } });
+    const person = await context.newPage();
+    const problems: string[] = [];
+    person.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    person.on("pageerror", (error) => problems.push(error.message));
+    await person.goto(`${server.url}/offer?src=ad7`);
+    await person.waitForSelector("html[data-hydrated]");
+    const xp = new URL(person.url()).searchParams.get("xp") ?? "";
+    assigned.set(xp.split(".")[1] ?? "", (assigned.get(xp.split(".")[1] ?? "") ?? 0) + 1);
+    const href = (await person.getByTestId("product-card").first().getByRole("link").getAttribute("href")) ?? "";
+    expect(new URL(href, server.url).searchParams.get("xp")).toBe(xp);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   /** Buys the first bundle of the page at `url` (already open and hydrated) through to the thank-you page; its order number. */
