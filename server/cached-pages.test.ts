@@ -1,7 +1,15 @@
-import type { NextFunction, Request, Response } from "express";
-import { describe, expect, it, vi } from "vitest";
-import { stripInternalHeaders } from "./cached-pages";
+import { createHash } from "node:crypto";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import compression from "compression";
+import express, { type NextFunction, type Request, type Response } from "express";
+import type { ServerBuild } from "react-router";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { serveCachedPages, stripInternalHeaders } from "./cached-pages";
 import { cachedRenderHeader } from "./csp";
+import { onTheFlyCompression } from "./encoding";
+import { PageCache } from "./page-cache";
+import type { Representation } from "./representation";
 
 describe("stripInternalHeaders", () => {
   it("removes every header that asks for a render without a nonce, and nothing else", () => {
@@ -15,5 +23,94 @@ describe("stripInternalHeaders", () => {
     stripInternalHeaders({ headers } as unknown as Request, {} as Response, next);
     expect(headers).toEqual({ "cf-ipcountry": "FR" });
     expect(next).toHaveBeenCalledOnce();
+  });
+});
+
+/**
+ * A server build of one geo page standing in for the app's: its links and its hydration data
+ * repeat the query its loader saw, as the funnel's pages do (`useCarriedSearch`).
+ */
+function buildOfOnePage(): ServerBuild {
+  const loader = ({ request }: { request: globalThis.Request }) => ({ renderedSearch: new URL(request.url).search });
+  const route = (id: string, path: string, parentId?: string) => ({ id, path, parentId, index: undefined, caseSensitive: undefined, module: { default: () => null, loader } });
+  const manifestRoute = (id: string, path: string, parentId?: string) => ({ id, path, parentId, module: `/${id}.js`, hasLoader: true, hasAction: false, hasClientAction: false, hasClientLoader: false, hasClientMiddleware: false, hasErrorBoundary: false });
+  const build = {
+    entry: {
+      module: {
+        default: (_request: globalThis.Request, status: number, headers: Headers, context: { staticHandlerContext: { loaderData: Record<string, { renderedSearch: string }> } }) => {
+          const { loaderData } = context.staticHandlerContext;
+          const search = loaderData.root?.renderedSearch ?? "";
+          const html = `<!DOCTYPE html><html><body><a href="/checkout/fr${search.replace(/&/g, "&amp;")}">Order</a><a href="/take2${search.replace(/&/g, "&amp;")}">Quiz</a><script>window.__data=${JSON.stringify(loaderData)}</script></body></html>`;
+          headers.set("Content-Type", "text/html; charset=utf-8");
+          headers.set("Cache-Control", "private, no-cache");
+          return new Response(html, { status, headers });
+        },
+      },
+    },
+    routes: { root: route("root", ""), offer2: route("offer2", "offer2", "root") },
+    assets: {
+      entry: { module: "/entry.js", imports: [] },
+      routes: { root: manifestRoute("root", ""), offer2: manifestRoute("offer2", "offer2", "root") },
+      url: "/manifest.js",
+      version: "test",
+    },
+    basename: "/",
+    publicPath: "/",
+    assetsBuildDirectory: "build/client",
+    future: {},
+    ssr: true,
+    isSpaMode: false,
+    prerender: [],
+    routeDiscovery: { mode: "initial", manifestPath: "/__manifest" },
+  };
+  return build as unknown as ServerBuild;
+}
+
+describe("serveCachedPages", () => {
+  let server: Server;
+  let base = "";
+  const cache = new PageCache<Representation>(8 * 1024 * 1024);
+
+  beforeAll(async () => {
+    const app = express();
+    app.use(compression(onTheFlyCompression(compression.filter)));
+    app.use(serveCachedPages({ build: buildOfOnePage(), cache, geoPageOf: (pathname) => (pathname === "/offer2" ? { route: "offer2", geo: "FR", geoHeaders: ["cf-ipcountry"] } : undefined) }));
+    app.use((_req, res) => res.status(404).end());
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it("gives each visitor of a split test's arm a page whose every link carries their own exposure token, from one entry per arm", async () => {
+    const first = "AZm3xQ2b8fGh1-_kLmNoPqRs0123456789ab";
+    const second = "BQx7_yT0pLmN2aBcDeFgHiJkLmNoPqRsTu-9";
+    const visit = (query: string, encoding: string) => fetch(`${base}/offer2${query}`, { headers: { "cf-ipcountry": "FR", "accept-encoding": encoding } });
+    const pages: { token: string | null; html: string; cache: string | null }[] = [];
+    for (const [token, encoding] of [
+      [first, "br"],
+      [second, "gzip"],
+      [first, "identity"],
+      [null, "br"],
+    ] as const) {
+      const query = `?src=ad&xp=k3j9x2ab.1${token ? `.${token}` : ""}&utm_source=mail`;
+      const response = await visit(query, encoding);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-encoding")).toBe(encoding === "identity" ? null : encoding);
+      const html = await response.text();
+      pages.push({ token, html, cache: response.headers.get("x-cache") });
+      // The inline script carries the token too: the policy allows it as served, by its own hash.
+      const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "";
+      expect(response.headers.get("content-security-policy")).toContain(`'sha256-${createHash("sha256").update(script).digest("base64")}'`);
+    }
+    expect(pages.map((page) => page.cache)).toEqual(["miss", "hit", "hit", "hit"]);
+    for (const { token, html } of pages) {
+      const carried = `?src=ad&xp=k3j9x2ab.1${token ? `.${token}` : ""}&utm_source=mail`;
+      const links = [...html.matchAll(/href="([^"]*)"/g)].map((match) => (match[1] ?? "").replace(/&amp;/g, "&"));
+      expect(links).toEqual([`/checkout/fr${carried}`, `/take2${carried}`]);
+      // Hydration reads the same query the links were rendered with.
+      expect(html).toContain(JSON.stringify({ renderedSearch: carried }));
+      for (const other of [first, second]) if (other !== token) expect(html).not.toContain(other);
+    }
   });
 });

@@ -73,12 +73,17 @@ export function nonceSource(nonce: string): string {
 
 const inlineScript = /<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi;
 
+/** The text of each inline script of a finished HTML document. */
+export function inlineScripts(html: string): string[] {
+  return [...html.matchAll(inlineScript)].map((match) => match[1] ?? "");
+}
+
+/** The `'sha256-…'` source that allows one inline script. */
+export function scriptHashSource(script: string): string {
+  return `'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`;
+}
+
 /** `'sha256-…'` sources for each inline script of a finished HTML document. */
 export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>();
-  for (const match of html.matchAll(inlineScript)) {
-    const body = match[1] ?? "";
-    hashes.add(`'sha256-${createHash("sha256").update(body, "utf8").digest("base64")}'`);
-  }
-  return [...hashes];
+  return [...new Set(inlineScripts(html).map(scriptHashSource))];
 }

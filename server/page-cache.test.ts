@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { exposureTokenPattern } from "../app/experiments/experiment-model";
 import { routeEntries } from "../app/funnel/route-table";
 import {
   cacheableQuery,
   cachedSearch,
   cacheableRouteNames,
+  forVisitor,
+  headerForVisitor,
+  standInToken,
   cacheGeneration,
   PageCache,
   pageCacheBudget,
@@ -86,13 +90,26 @@ describe("PageCache", () => {
 });
 
 describe("cache keys", () => {
-  it("keep a split test's arm but not the token of one visit, so each arm is rendered once", () => {
+  it("keep a split test's arm with a stand-in for the token of one visit, so each arm is rendered once", () => {
     const token = "AZm3xQ2b8fGh1-_kLmNoPqRs0123456789ab";
-    expect(cachedSearch(`?src=ad&xp=k3j9x2ab.1.${token}&utm_source=mail`)).toBe("?src=ad&xp=k3j9x2ab.1&utm_source=mail");
-    expect(cachedSearch(`?xp=k3j9x2ab.0.${token}`)).toBe("?xp=k3j9x2ab.0");
+    const standIn = `xp=k3j9x2ab.1.${standInToken}`;
+    expect(cachedSearch(`?src=ad&xp=k3j9x2ab.1.${token}&utm_source=mail`)).toEqual({ search: `?src=ad&${standIn}&utm_source=mail`, token });
+    expect(cachedSearch(`?xp=k3j9x2ab.1.${token}`)).toEqual({ search: `?${standIn}`, token });
+    // An arm without a token shares the arm's page, and its answer carries no token.
+    expect(cachedSearch("?xp=k3j9x2ab.1&src=v2")).toEqual({ search: `?${standIn}&src=v2`, token: "" });
     // Anything that is not an exposure token is part of the page's key as sent.
-    expect(cachedSearch(`?xp=k3j9x2ab.0.${token}x`)).toBe(`?xp=k3j9x2ab.0.${token}x`);
-    expect(cachedSearch("?xp=k3j9x2ab.1&src=v2")).toBe("?xp=k3j9x2ab.1&src=v2");
+    expect(cachedSearch(`?xp=k3j9x2ab.0.${token}x`)).toEqual({ search: `?xp=k3j9x2ab.0.${token}x`, token: null });
+    expect(cachedSearch("?src=v2")).toEqual({ search: "?src=v2", token: null });
+    expect(standInToken).toMatch(exposureTokenPattern);
+  });
+
+  it("answer each visitor with their own token, or none, wherever the stand-in is", () => {
+    const token = "BQx7_yT0pLmN2aBcDeFgHiJkLmNoPqRsTu-9";
+    const kept = Buffer.from(`<a href="/checkout?xp=k.1.${standInToken}&amp;src=ad">é</a><script>{"renderedSearch":"?xp=k.1.${standInToken}"}</script>`);
+    expect(forVisitor(kept, token).toString()).toBe(`<a href="/checkout?xp=k.1.${token}&amp;src=ad">é</a><script>{"renderedSearch":"?xp=k.1.${token}"}</script>`);
+    expect(forVisitor(kept, "").toString()).toBe(`<a href="/checkout?xp=k.1&amp;src=ad">é</a><script>{"renderedSearch":"?xp=k.1"}</script>`);
+    expect(kept.toString()).toContain(standInToken);
+    expect(headerForVisitor(`/offer2?xp=k.1.${standInToken}`, token)).toBe(`/offer2?xp=k.1.${token}`);
   });
 
   it("are made of the market, the path as sent and the raw query", () => {

@@ -88,15 +88,49 @@ export const maxCacheableQueryLength = 256;
 
 /**
  * A split test's `xp` carries a token unique to one visit (`key.arm.token`, docs/decisions/
- * 0035-exposure-tokens.md). The page does not depend on it, so it is cached and rendered once per
- * arm (`key.arm`), as prerendered pages are rendered without any query: after hydration the links
- * carry the visitor's own query, token included.
+ * 0035-exposure-tokens.md). The page is the same for every visitor of an arm except for that
+ * token, which every link carries (a click before hydration too, or the order would lose its arm),
+ * so an arm's page is rendered and kept once with this stand-in of the token's format, and each
+ * answer puts the visitor's own token in its place (`forVisitor`), or takes it out when there is
+ * none. Nobody's token is ever stored, so none can reach another visitor's page.
  */
-const exposureToken = /([?&]xp=[a-z0-9]{8}\.[0-3])\.[A-Za-z0-9_-]{36}(?=&|$)/;
+export const standInToken = "0StandInForEachVisitorsOwnToken00000";
+const exposureXp = /([?&]xp=[a-z0-9]{8}\.[0-3])(?:\.([A-Za-z0-9_-]{36}))?(?=&|$)/;
 
-/** The query a cached page is kept and rendered under: the one sent, less the `xp` token. */
-export function cachedSearch(search: string): string {
-  return search.replace(exposureToken, "$1");
+/**
+ * The query a cached page is kept and rendered under (the one sent, its `xp` token replaced by
+ * the stand-in) and the token to put back in the answer: the visitor's own, or "" when the `xp`
+ * has none. `token` is null when the query has no split test's `xp`: the page is served as kept.
+ */
+export function cachedSearch(search: string): { search: string; token: string | null } {
+  const found = exposureXp.exec(search);
+  if (!found) return { search, token: null };
+  return { search: search.replace(exposureXp, `$1.${standInToken}`), token: found[2] ?? "" };
+}
+
+const standInBytes = Buffer.from(`.${standInToken}`);
+
+/** A header of an answer rendered with the stand-in (a redirect's `Location`) as one visitor gets it. */
+export function headerForVisitor(value: string, token: string): string {
+  return value.replaceAll(`.${standInToken}`, token === "" ? "" : `.${token}`);
+}
+
+/**
+ * A kept page (HTML, or a data response) as one visitor is answered: every occurrence of the
+ * stand-in (links, forms, the hydration data) carries the visitor's own token, or none. Both are
+ * plain base64url, which HTML, JSON and URLs all keep as they are.
+ */
+export function forVisitor(body: Buffer, token: string): Buffer {
+  const replacement = token === "" ? Buffer.alloc(0) : Buffer.from(`.${token}`);
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (let at = body.indexOf(standInBytes); at !== -1; at = body.indexOf(standInBytes, from)) {
+    pieces.push(body.subarray(from, at), replacement);
+    from = at + standInBytes.length;
+  }
+  if (from === 0) return body;
+  pieces.push(body.subarray(from));
+  return Buffer.concat(pieces);
 }
 
 /** Whether a raw query string (`?src=v2`, or empty) may be part of a cache key. */

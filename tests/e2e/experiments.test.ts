@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { standInToken } from "../../server/page-cache";
 import { seriousViolations } from "./support/axe";
 import { addOperator, logIn } from "./support/back-office";
 import { fillContact, payByCard } from "./support/buyer";
@@ -139,11 +140,14 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     expect(served.status).toBe(200);
     const control = await visit(`/offer/fr?xp=${key}.0`);
     expect(control.status).toBe(200);
-    // The geo page is cached once per arm, not once per visitor's token.
+    // The geo page is cached once per arm, not once per visitor's token, and each answer carries only its visitor's own.
     const first = await visit(`/offer2?xp=${key}.1.${"a".repeat(36)}`, { "cf-ipcountry": "FR" });
     const second = await visit(`/offer2?xp=${key}.1.${"b".repeat(36)}`, { "cf-ipcountry": "FR" });
     expect([first.status, second.status, second.headers.get("x-cache")]).toEqual([200, 200, "hit"]);
-    expect(await second.text()).not.toContain("b".repeat(36));
+    const secondPage = await second.text();
+    expect(secondPage).toContain(`?xp=${key}.1.${"b".repeat(36)}`);
+    expect(secondPage).not.toContain("a".repeat(36));
+    expect(secondPage).not.toContain(standInToken);
     expect((await visit("/offer/fr", { "user-agent": crawlerAgent })).status).toBe(200);
     // After consent the arm is kept in a first-party cookie and a return visit gets the same arm.
     const consented = await visit("/offer/fr", { cookie: "vitanor_consent=granted" });
@@ -157,6 +161,47 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
       const back = await visit("/offer/fr", { cookie: `vitanor_consent=granted; vitanor_xp=${kept}` });
       expect(back.headers.get("location")).toBe(`${arm === "0" ? "/offer" : "/offer2"}/fr?xp=${kept}`);
     }
+  });
+
+  it("carries each visitor's own token from a cached arm page to the checkout before any script has run", { timeout: 90_000 }, async () => {
+    const seen: string[] = [];
+    for (let visitor = 0; visitor < 2; visitor++) {
+      // A phone whose scripts have not run yet, or a browser without them: only the server's HTML counts.
+      const context = await browser.newContext({ javaScriptEnabled: false, userAgent: personAgent, extraHTTPHeaders: { "cf-ipcountry": "FR" } });
+      const person = await context.newPage();
+      const served = await person.goto(`${server.url}/offer?src=ad7`);
+      const xp = new URL(person.url()).searchParams.get("xp") ?? "";
+      expect(xp).toMatch(new RegExp(`^${key}\\.[01]\\.${token}$`));
+      const arm = xp.split(".")[1] ?? "";
+      assigned.set(arm, (assigned.get(arm) ?? 0) + 1);
+      expect(new URL(person.url()).pathname).toBe(arm === "0" ? "/offer" : "/offer2");
+      // The geo arm page comes from the page cache, kept once per arm.
+      expect(["hit", "miss"]).toContain(served?.headers()["x-cache"]);
+      expect(await person.content()).not.toContain(seen[0] ?? "no earlier token");
+      await person.getByTestId("product-card").first().getByRole("link").click();
+      await person.waitForURL((url) => url.pathname.startsWith("/checkout"));
+      expect(new URL(person.url()).searchParams.get("xp")).toBe(xp);
+      seen.push(xp.split(".")[2] ?? "");
+      await context.close();
+    }
+    expect(seen[0]).not.toBe(seen[1]);
+
+    // With scripts, under the page's own policy: the hydration data carries the same token, so the page hydrates with no CSP error.
+    const context = await browser.newContext({ userAgent: personAgent, extraHTTPHeaders: { "cf-ipcountry": "FR" } });
+    const person = await context.newPage();
+    const problems: string[] = [];
+    person.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    person.on("pageerror", (error) => problems.push(error.message));
+    await person.goto(`${server.url}/offer?src=ad7`);
+    await person.waitForSelector("html[data-hydrated]");
+    const xp = new URL(person.url()).searchParams.get("xp") ?? "";
+    assigned.set(xp.split(".")[1] ?? "", (assigned.get(xp.split(".")[1] ?? "") ?? 0) + 1);
+    const href = (await person.getByTestId("product-card").first().getByRole("link").getAttribute("href")) ?? "";
+    expect(new URL(href, server.url).searchParams.get("xp")).toBe(xp);
+    expect(problems).toEqual([]);
+    await context.close();
   });
 
   /** Buys the first bundle of the page at `url` (already open and hydrated) through to the thank-you page; its order number. */
