@@ -184,7 +184,7 @@ describe.each(["filesystem", "s3"] as const)("digital delivery with files on %s"
     await logIn(page, server.url, "owner@example.com", ownerPassword);
     await page.waitForURL(`${server.url}/admin/orders`);
     await page.goto(`${server.url}/admin/orders/${orderNumber}`);
-    await page.getByRole("checkbox", { name: /Refund .*ebook/i }).check();
+    await page.getByRole("checkbox", { name: /Refund .*Everyday Recipes/i }).check();
     await page.locator('select[name="reason"]').selectOption("goodwill");
     await page.getByTestId("admin-refund").click();
     await page.getByTestId("admin-refund-confirm").click();
