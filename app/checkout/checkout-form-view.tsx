@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
-import { Form, useNavigation, useSubmit } from "react-router";
+import { Form, useNavigate, useNavigation, useSubmit } from "react-router";
 import { Field } from "../forms/field";
 import { formatMoney } from "../market/money";
 import { useStorefront } from "../market/storefront-context";
@@ -7,6 +7,7 @@ import { useTranslate } from "../market/translate";
 import type { CheckoutMethodId } from "../orders/commerce-content.server";
 import type { CommerceTexts } from "../orders/commerce-texts.server";
 import { autocompleteTokens, checkoutFields, validateCheckout, type CheckoutErrors, type ContactField } from "./checkout-form";
+import type { BrowserNextAction } from "../payments/stripe/stripe-js";
 import type { StripeConfig, StripeElementHandle } from "./stripe-payment-element";
 
 // Stripe's element is loaded only when Stripe takes the payment and the buyer has chosen it.
@@ -25,6 +26,8 @@ interface CheckoutFormProps {
   values: Record<string, string>;
   errors: CheckoutErrors;
   message: string | null;
+  /** Stripe left 3-D Secure to Stripe.js: finish it in this page, then let the server say how it ended. */
+  nextAction?: BrowserNextAction;
 }
 
 /** Methods paid inside our page or with their own hint; the others are approved on their own page. */
@@ -43,13 +46,16 @@ const addressFields: readonly { field: ContactField; type?: string; optional?: b
  * Contact, delivery address and payment in one form, ending with the one button that commits the
  * buyer to pay, with the total (eu-rules 5). The card fields are the test gateway's element.
  */
-export function CheckoutForm({ texts, token, bundleId, country, methods, stripe, digital, totalMinor, values, errors: serverErrors, message }: CheckoutFormProps) {
+export function CheckoutForm({ texts, token, bundleId, country, methods, stripe, digital, totalMinor, values, errors: serverErrors, message, nextAction }: CheckoutFormProps) {
   const t = useTranslate();
   const { market, countryName } = useStorefront();
   const navigation = useNavigation();
   const submit = useSubmit();
+  const navigate = useNavigate();
   const [preparing, setPreparing] = useState(false);
-  const busy = preparing || (navigation.state !== "idle" && navigation.formMethod === "POST");
+  const [finishedAction, setFinishedAction] = useState<BrowserNextAction>();
+  const challengeOpen = nextAction !== undefined && finishedAction !== nextAction;
+  const busy = preparing || challengeOpen || (navigation.state !== "idle" && navigation.formMethod === "POST");
   const [clientErrors, setClientErrors] = useState<CheckoutErrors | null>(null);
   const [method, setMethod] = useState(values.method || methods[0] || "card");
   const [elementError, setElementError] = useState<string | null>(null);
@@ -65,6 +71,19 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
     for (const input of form.current?.querySelectorAll<HTMLInputElement>('[autocomplete^="cc-"]') ?? []) input.value = "";
     if (stripeToken.current) stripeToken.current.value = "";
   }, [message, token, serverErrors]);
+  // The challenge runs in Stripe's modal; its result is only a hint, so the return path asks Stripe
+  // on the server either way (a refusal brings the form back with the reason).
+  useEffect(() => {
+    if (!nextAction) return;
+    if (stripeToken.current) stripeToken.current.value = "";
+    const challenge = stripeElement.current?.handleNextAction(nextAction.clientSecret) ?? Promise.resolve();
+    void challenge
+      .catch(() => undefined)
+      .then(() => {
+        setFinishedAction(nextAction);
+        void navigate(nextAction.returnPath);
+      });
+  }, [nextAction, navigate]);
   // The Payment Element is introduced as the card method it mostly is; the rest by their names.
   const methodName = (id: CheckoutMethodId) => texts.methods[id === "stripe" ? "card" : id];
   const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);

@@ -11,6 +11,7 @@ import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
 import { paymentSetupOf } from "../payments/payment-setup";
 import type { DeclineCode } from "../payments/provider";
+import type { BrowserNextAction } from "../payments/stripe/stripe-js";
 import { store } from "../store/store.server";
 import { nextPagePath } from "../upsells/upsell-page.server";
 import { browserCookie, browserIdOf, checkCheckoutToken, newBrowserId, newCheckoutToken } from "./checkout-token.server";
@@ -33,7 +34,10 @@ export interface CheckoutActionData {
   token: string;
   /** A message for the whole form: a decline, an expired page. */
   message: string | null;
+  /** A 3-D Secure challenge for Stripe.js to finish in this page, then the return path that asks the server how it ended. */
+  nextAction?: BrowserNextAction;
 }
+
 
 /** A paid order's own browser, sending its form again this soon, is told the order is placed. */
 const resubmitGraceMs = 10 * 60 * 1000;
@@ -192,6 +196,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     return reply(409, texts.alreadyPlaced);
   }
 
+  const returnPath = providerReturnPath(payments.id, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey);
   const attempt = await runPaymentAttempt(db, (id) => providers.get(id), placed, {
     kind: "start",
     input: {
@@ -203,13 +208,16 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       // Stripe's Payment Element sends a ConfirmationToken; the test gateway's fields sit in our form.
       details: method === "stripe" ? { paymentMethod: values.stripeToken ?? "" } : { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
       saveMethod: isReusableMethod(method),
-      returnUrl: providerReturnPath(payments.id, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey),
+      returnUrl: returnPath,
     },
   });
   if (attempt.kind === "unavailable") return reply(503, texts.declines.provider_unavailable, {}, values.token, cookieHeader);
   const { outcome } = attempt;
   if (attempt.order.status === "paid") throw redirect(next, { status: 303, headers: cookieHeader });
-  if (outcome.status === "requires_action") throw redirect(outcome.actionUrl, { status: 303, headers: cookieHeader });
+  if (outcome.status === "requires_action") {
+    if (outcome.actionUrl !== undefined) throw redirect(outcome.actionUrl, { status: 303, headers: cookieHeader });
+    return data<CheckoutActionData>({ errors: {}, values: kept, token: values.token ?? "", message: null, nextAction: { clientSecret: outcome.clientSecret, returnPath } }, { status: 200, headers: cookieHeader });
+  }
   if (outcome.status === "processing") throw redirect(thankYouPath(next, params.locale), { status: 303, headers: cookieHeader });
   const code = outcome.status === "declined" ? outcome.code : "card_declined";
   return reply(402, texts.declines[code], {}, values.token, cookieHeader);
@@ -261,7 +269,8 @@ export async function returnFromProvider({ request, params }: { request: Request
   }
   // The provider needs the buyer once more after they approved (PayPal answered the capture
   // PAYER_ACTION_REQUIRED or asked for another funding source): straight back to its page.
-  if (outcome?.status === "requires_action" && applied.payment.status === "requires_action") throw redirect(outcome.actionUrl);
+  // A challenge left unfinished in our page (use_stripe_sdk) leads back to the form; paying again supersedes it.
+  if (outcome?.status === "requires_action" && outcome.actionUrl !== undefined && applied.payment.status === "requires_action") throw redirect(outcome.actionUrl);
   const page = new URL(payment.returnPath, "http://store");
   const back = `${page.pathname}${page.search}`;
   // An upsell's payment leads on from its upsell page when it went through (or the provider is

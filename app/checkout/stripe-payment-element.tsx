@@ -1,51 +1,15 @@
 import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
+import { finishNextAction, loadStripeJs, type StripeConfig, type StripeElements, type StripeJs } from "../payments/stripe/stripe-js";
 
-/** The parts of Stripe.js the checkout uses (https://docs.stripe.com/js). */
-interface StripeError {
-  message?: string;
-}
-interface StripeElements {
-  create(type: "payment"): { mount(target: HTMLElement): void; destroy(): void };
-  submit(): Promise<{ error?: StripeError }>;
-}
-interface StripeJs {
-  elements(options: { mode: "payment"; amount: number; currency: string; setupFutureUsage: "off_session" }): StripeElements;
-  createConfirmationToken(options: { elements: StripeElements }): Promise<{ confirmationToken?: { id: string }; error?: StripeError }>;
-}
-declare global {
-  interface Window {
-    Stripe?: (publishableKey: string) => StripeJs;
-  }
-}
+export type { StripeConfig };
 
-export interface StripeConfig {
-  publishableKey: string;
-  jsUrl: string;
-}
-
-let loading: Promise<void> | undefined;
-
-/** Stripe.js from Stripe itself, loaded by the checkout alone and only once. */
-function loadStripeJs(src: string): Promise<void> {
-  if (window.Stripe) return Promise.resolve();
-  loading ??= new Promise<void>((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = src;
-    script.async = true;
-    script.onload = () => resolve();
-    script.onerror = () => {
-      loading = undefined;
-      reject(new Error("Stripe.js could not be loaded"));
-    };
-    document.head.append(script);
-  });
-  return loading;
-}
 
 /** What the checkout form asks of the element when the buyer pays. */
 export interface StripeElementHandle {
   /** The token to send with the form, or the message to show when the element refuses. */
   confirmationToken(): Promise<{ token: string } | { error: string }>;
+  /** Finishes the 3-D Secure challenge Stripe left to Stripe.js (`stripe.handleNextAction`). */
+  handleNextAction(clientSecret: string): Promise<void>;
 }
 
 interface StripePaymentElementProps {
@@ -104,8 +68,11 @@ export function StripePaymentElement({ config, amountMinor, currency, unavailabl
         const created = await js.createConfirmationToken({ elements });
         return created.confirmationToken ? { token: created.confirmationToken.id } : { error: created.error?.message ?? "" };
       },
+      handleNextAction(clientSecret) {
+        return finishNextAction({ publishableKey, jsUrl }, clientSecret, stripe.current?.js);
+      },
     }),
-    [],
+    [publishableKey, jsUrl],
   );
 
   return (

@@ -5,7 +5,9 @@ import type { Database } from "../db/database.server";
 import { orderEvents, outbox, payments, testGatewayCharges, testGatewayRefunds } from "../db/schema";
 import { marketFor } from "../market/markets";
 import type { PaymentProvider, StartPaymentInput, VerifiedWebhook } from "../payments/provider";
+import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { fakeTestPaymentMethods, startFakeStripe } from "../../tests/fakes/stripe/fake-stripe-api";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
 import { orderById, paymentById } from "./order-records.server";
@@ -84,6 +86,46 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
   }
 
   const eventTypes = async (orderId: string) => (await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).map((event) => event.type);
+
+  it.each([
+    ["approves", true, "paid", "succeeded"],
+    ["fails", false, "payment_failed", "declined"],
+  ] as const)(
+    "leaves a 3-D Secure that Stripe answers for Stripe.js to the buyer's browser with the client secret, stores it nowhere, and applies what Stripe says after the buyer %s",
+    async (_name, approved, orderStatus, paymentStatus) => {
+      const fake = await startFakeStripe({ stripeSdkWins: true });
+      try {
+        const stripe = createStripeProvider({ secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url, publicUrl: "https://shop.example" });
+        const providers: ProviderLookup = (id) => (id === "stripe" ? stripe : undefined);
+        const token = randomUUID();
+        const placed = await placeOrder(database.db, newOrder(token), { provider: "stripe", method: "stripe", returnPath: "/checkout/de?bundle=shape-3" });
+        if (placed.kind === "already_paid") throw new Error("already paid");
+        const attempt = await runPaymentAttempt(database.db, providers, placed, startRequest("stripe", { paymentMethod: fake.confirmationToken(fakeTestPaymentMethods.authenticationRequired) }));
+        if (attempt.kind !== "settled" || attempt.outcome.status !== "requires_action" || attempt.outcome.clientSecret === undefined) throw new Error(`expected a Stripe.js next action, got ${JSON.stringify(attempt)}`);
+        const secret = attempt.outcome.clientSecret;
+        expect(secret).toBe(fake.paymentIntent(attempt.payment.providerRef ?? "").client_secret);
+        expect(attempt.payment.status).toBe("requires_action");
+        const rows = JSON.stringify([await paymentById(database.db, attempt.payment.id), await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, placed.order.id))]);
+        expect(rows).not.toContain(secret);
+
+        // Stripe.js finished the challenge; the return path asks Stripe and applies its answer.
+        fake.authenticate(attempt.payment.providerRef ?? "", approved);
+        const returned = await refreshAttempt(database.db, stripe, (await paymentById(database.db, attempt.payment.id)) ?? attempt.payment);
+        expect(returned.payment.status).toBe(paymentStatus);
+        expect(returned.order?.status).toBe(orderStatus);
+        if (approved) return;
+        expect(returned.payment.failureCode).toBe("authentication_failed");
+        // The buyer pays again with another card: a new attempt, one charge.
+        const again = await placeOrder(database.db, newOrder(token), { provider: "stripe", method: "stripe", returnPath: "/checkout/de?bundle=shape-3" });
+        if (again.kind === "already_paid") throw new Error("already paid");
+        const retried = await runPaymentAttempt(database.db, providers, again, startRequest("stripe", { paymentMethod: fake.confirmationToken(fakeTestPaymentMethods.succeeds) }));
+        expect(retried.kind === "settled" && retried.order.status).toBe("paid");
+        expect(fake.count("charges")).toBe(1);
+      } finally {
+        await fake.close();
+      }
+    },
+  );
 
   it("cancels at the provider the bank payment a buyer left for a card, so approving it later takes nothing", async () => {
     const { gateway, providers } = await setup();

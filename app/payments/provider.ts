@@ -17,7 +17,13 @@ export type DeclineCode = (typeof declineCodes)[number];
 export type PaymentOutcome =
   | { status: "succeeded"; providerRef: string; reusableMethodRef: string | null }
   /** The buyer must authenticate (3-D Secure) or approve at their bank on the provider's page. */
-  | { status: "requires_action"; providerRef: string; actionUrl: string }
+  | { status: "requires_action"; providerRef: string; actionUrl: string; clientSecret?: undefined }
+  /**
+   * The buyer must authenticate in our page, through the provider's script (Stripe's `use_stripe_sdk`
+   * next action, finished by `stripe.handleNextAction`). The secret lets that script finish this one
+   * payment: it goes to the buyer's own browser only, never into a URL, a log or the database.
+   */
+  | { status: "requires_action"; providerRef: string; clientSecret: string; actionUrl?: undefined }
   /** Accepted, but not paid until the provider confirms (SEPA debits). */
   | { status: "processing"; providerRef: string }
   | { status: "declined"; providerRef: string | null; code: DeclineCode };

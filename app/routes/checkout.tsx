@@ -65,6 +65,7 @@ export default function CheckoutPage() {
           values={result?.values ?? page.values}
           errors={result?.errors ?? {}}
           message={result?.message ?? page.message}
+          nextAction={result?.nextAction}
         />
       </div>
     </div>

@@ -16,6 +16,7 @@ import { cookieOrder } from "./order-page.server";
 import { providerReturnPath, runPaymentAttempt } from "../orders/payment-attempts.server";
 import { beginUpsell, declineUpsell, latestUpsellPayment, upsellState, type UpsellState } from "../orders/upsell-service.server";
 import type { DeclineCode } from "../payments/provider";
+import type { BrowserNextAction, StripeConfig } from "../payments/stripe/stripe-js";
 import { store } from "../store/store.server";
 
 interface RouteArgs {
@@ -122,6 +123,8 @@ export async function loadUpsell({ request, context }: RouteArgs) {
 export interface UpsellActionData {
   message: string;
   consentMissing?: boolean;
+  /** Stripe left the card's 3-D Secure to Stripe.js: the page loads it to finish the challenge, then returns through the return path. */
+  nextAction?: BrowserNextAction & { stripe: StripeConfig };
 }
 
 /**
@@ -186,6 +189,10 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   }
   const { outcome } = attempt;
   if (attempt.payment.status === "succeeded" || outcome.status === "processing") throw redirect(next, { status: 303 });
-  if (outcome.status === "requires_action") throw redirect(outcome.actionUrl, { status: 303 });
+  if (outcome.status === "requires_action") {
+    if (outcome.actionUrl !== undefined) throw redirect(outcome.actionUrl, { status: 303 });
+    const stripe = store().settings.stripe;
+    if (stripe) return data<UpsellActionData>({ message: "", nextAction: { clientSecret: outcome.clientSecret, returnPath: returnUrl, stripe: { publishableKey: stripe.publishableKey, jsUrl: stripe.jsUrl } } });
+  }
   return data<UpsellActionData>({ message: failureMessage(lang, attempt.payment) ?? texts.upsell.orderUnchanged }, { status: 402 });
 }

@@ -148,3 +148,84 @@ describe("paying with Stripe's Payment Element", () => {
     expect(admin.headers.get("content-security-policy")).not.toContain(origin);
   });
 });
+
+// Stripe documents that a ConfirmationToken's use_stripe_sdk "Defaults to `true`": here the fake
+// lets that win over our use_stripe_sdk=false, so 3-D Secure is left to Stripe.js's handleNextAction.
+describe("3-D Secure when Stripe keeps its Stripe.js flow", () => {
+  let stripe: FakeStripe;
+  let server: RunningServer;
+  beforeAll(async () => {
+    stripe = await startFakeStripe({ secretKey: "sk_test_store", webhookSecret: "whsec_store", stripeSdkWins: true });
+    const port = await freePort();
+    server = await startServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      STRIPE_SECRET_KEY: "sk_test_store",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_store",
+      STRIPE_WEBHOOK_SECRET: "whsec_store",
+      STRIPE_API_URL: stripe.url,
+      STRIPE_JS_URL: `${stripe.url}/v3`,
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await stripe?.close();
+  });
+
+  async function payWith(card: string): Promise<void> {
+    await openHydrated(page(), `${server.url}/checkout/de?bundle=shape-3`);
+    await fillContact(page(), { email: "jonas@example.com", givenName: "Jonas", familyName: "Beispiel", addressLine1: "Hauptstraße 7", postalCode: "10115", city: "Berlin" });
+    await page().locator('[data-fake-stripe="number"]').fill(card);
+    await page().getByTestId("place-order").click();
+  }
+
+  const lastIntentId = () => (stripe.requestsTo("POST", "/v1/payment_intents").at(-1)?.responseBody as { id: string }).id;
+
+  it("finishes the challenge in the page with handleNextAction at checkout and again for an upsell confirmed on-session", { timeout: 60_000 }, async () => {
+    await payWith("4000 0027 6000 3184");
+    await page().locator('[data-fake-stripe="challenge"]').waitFor();
+    const intentId = lastIntentId();
+    expect(stripe.requestsTo("POST", "/v1/payment_intents").at(-1)?.params).toMatchObject({ use_stripe_sdk: "false", confirmation_token: expect.stringMatching(/^ctoken_/) });
+    expect(stripe.paymentIntent(intentId).next_action).toMatchObject({ type: "use_stripe_sdk" });
+    // The buyer stays on our page; the secret never enters an address.
+    expect(page().url()).toMatch(/\/checkout\/de\?bundle=shape-3$/);
+    await page().getByTestId("stripe-3ds-approve").click();
+    await page().waitForURL(/\/upsell\/de$/);
+    expect(stripe.paymentIntent(intentId).status).toBe("succeeded");
+
+    await page().waitForSelector("html[data-hydrated]");
+    await page().getByTestId("digital-consent").check();
+    await page().getByTestId("upsell-accept").click();
+    await page().locator('[data-fake-stripe="challenge"]').waitFor();
+    // Off-session first (refused: authentication_required), then on-session, answered for Stripe.js.
+    const confirm = stripe.requestsTo("POST", /^\/v1\/payment_intents\/pi_\w+\/confirm$/).at(-1);
+    expect(confirm?.responseBody).toMatchObject({ status: "requires_action", next_action: { type: "use_stripe_sdk" } });
+    expect(page().url()).toMatch(/\/upsell\/de$/);
+    await page().getByTestId("stripe-3ds-approve").click();
+    await page().waitForURL(/\/upsellMind\/de$/);
+    await openHydrated(page(), `${server.url}/thankyou/de`);
+    expect(await page().getByTestId("order-line").count()).toBe(2);
+    const secrets = stripe.requests.flatMap((request) => {
+      const secret = (request.responseBody as { client_secret?: string } | undefined)?.client_secret;
+      return secret ? [secret] : [];
+    });
+    expect(secrets.length).toBeGreaterThan(0);
+    for (const secret of secrets) expect(server.output()).not.toContain(secret);
+    expect(session.problems).toEqual([]);
+  });
+
+  it("says so when the buyer fails the challenge in the page, charges nothing, and takes another card", { timeout: 60_000 }, async () => {
+    await payWith("4000 0027 6000 3184");
+    await page().getByTestId("stripe-3ds-fail").click();
+    await page().getByTestId("checkout-error").waitFor();
+    const failed = lastIntentId();
+    expect(stripe.paymentIntent(failed)).toMatchObject({ status: "requires_payment_method", amount_received: 0, last_payment_error: { code: "payment_intent_authentication_failure" } });
+    expect(page().url()).toMatch(/\/checkout\/de/);
+
+    await payWith("4242 4242 4242 4242");
+    await page().waitForURL(/\/upsell\/de$/);
+    expect(lastIntentId()).not.toBe(failed);
+    expect(stripe.paymentIntent(lastIntentId()).status).toBe("succeeded");
+    expect(stripe.paymentIntent(failed).status).not.toBe("succeeded");
+  });
+});

@@ -81,13 +81,15 @@ export function outcomeOfIntent(intent: Stripe.PaymentIntent): PaymentOutcome {
     case "succeeded":
       return { status: "succeeded", providerRef, reusableMethodRef: reusableMethodRefOf(intent) };
     case "requires_action": {
-      // Every confirmation sends use_stripe_sdk=false with a return_url, so Stripe offers a page.
-      // Swish shows its own page with the QR code or the app link instead of a plain redirect.
+      // Our confirmations ask for the redirect flow (use_stripe_sdk=false with a return_url), so
+      // Stripe mostly names a page; Swish shows its own page with the QR code or the app link.
       const actionUrl = intent.next_action?.redirect_to_url?.url ?? intent.next_action?.swish_handle_redirect_or_display_qr_code?.hosted_instructions_url;
-      // A next action only Stripe.js could finish (use_stripe_sdk, or a type we do not know): the
-      // buyer cannot complete it here, so they are asked to pay another way instead of an error page.
-      if (!actionUrl) return { status: "declined", providerRef, code: "authentication_failed" };
-      return { status: "requires_action", providerRef, actionUrl };
+      if (actionUrl) return { status: "requires_action", providerRef, actionUrl };
+      // A ConfirmationToken's use_stripe_sdk defaults to true, and Stripe may keep it: Stripe.js
+      // finishes that next action in our page with the intent's client secret (handleNextAction).
+      if (intent.next_action?.type === "use_stripe_sdk" && intent.client_secret) return { status: "requires_action", providerRef, clientSecret: intent.client_secret };
+      // A next action nobody here can finish: the buyer is asked to pay another way instead of an error page.
+      return { status: "declined", providerRef, code: "authentication_failed" };
     }
     case "processing":
       return { status: "processing", providerRef };

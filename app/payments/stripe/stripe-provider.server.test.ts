@@ -653,16 +653,18 @@ describe("Stripe's documented behaviour the redirect flow relies on", () => {
     expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, actionUrl: `${fake.url}/fake/authenticate/${intentId}` });
   });
 
-  it("turns a next action only Stripe.js could finish into a clear decline instead of an error", async () => {
-    // What the provider would get without use_stripe_sdk=false: a ConfirmationToken defaults it to true.
+  it("hands a use_stripe_sdk next action to Stripe.js with the intent's client secret, and reads how the challenge ended", async () => {
+    // What Stripe answers without use_stripe_sdk=false: a ConfirmationToken defaults it to true.
     const token = fake.confirmationToken(fakeTestPaymentMethods.authenticationRequired);
     const created = await fetch(`${fake.url}/v1/payment_intents`, {
       method: "POST",
       headers: { Authorization: `Bearer ${fake.secretKey}`, "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": randomUUID() },
       body: `amount=1000&currency=eur&confirmation_token=${token}&confirm=true&return_url=${encodeURIComponent("https://shop.example/r")}`,
     });
-    const intent = (await created.json()) as { id: string; next_action: { type: string } };
+    const intent = (await created.json()) as { id: string; client_secret: string; next_action: { type: string } };
     expect(intent.next_action.type).toBe("use_stripe_sdk");
+    await expect(stripe().retrievePayment(intent.id)).resolves.toEqual({ status: "requires_action", providerRef: intent.id, clientSecret: intent.client_secret });
+    fake.authenticate(intent.id, false);
     await expect(stripe().retrievePayment(intent.id)).resolves.toEqual({ status: "declined", providerRef: intent.id, code: "authentication_failed" });
   });
 
@@ -700,6 +702,41 @@ describe("Stripe's documented behaviour the redirect flow relies on", () => {
     const provider = stripe();
     await expect(provider.startPayment(checkout({ currency, amountMinor: below, saveMethod: false }))).rejects.toMatchObject({ name: "StripeApiError", stripeCode: "amount_too_small" });
     await expect(provider.startPayment(checkout({ currency, amountMinor: minimum, saveMethod: false }))).resolves.toMatchObject({ status: "succeeded" });
+  });
+});
+
+describe("3-D Secure when Stripe keeps its Stripe.js flow (use_stripe_sdk wins over our false)", () => {
+  beforeEach(async () => {
+    await fake.close();
+    fake = await startFakeStripe({ stripeSdkWins: true });
+  });
+
+  it.each([
+    ["approves", true, "succeeded"],
+    ["fails", false, "declined"],
+  ] as const)("a checkout's ConfirmationToken comes back with the client secret for handleNextAction; the buyer %s and the return reads it", async (_name, approved, status) => {
+    const provider = stripe();
+    const outcome = await provider.startPayment(checkout({ details: { paymentMethod: fake.confirmationToken(fakeTestPaymentMethods.authenticationRequired) } }));
+    const intentId = refOf(outcome);
+    expect(only(postsTo("/v1/payment_intents")).params).toMatchObject({ use_stripe_sdk: "false" });
+    expect(fake.paymentIntent(intentId).next_action).toMatchObject({ type: "use_stripe_sdk" });
+    expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, clientSecret: fake.paymentIntent(intentId).client_secret });
+
+    fake.authenticate(intentId, approved);
+    const after = await provider.retrievePayment(intentId);
+    expect(after.status).toBe(status);
+    if (after.status === "declined") expect(after.code).toBe("authentication_failed");
+    expect(fake.count("charges")).toBe(approved ? 1 : 0);
+  });
+
+  it("an upsell the issuer wants authenticated on-session comes back with the client secret too", async () => {
+    const provider = stripe();
+    const { reusableMethodRef } = await paidWithSavedMethod(provider, fakeTestPaymentMethods.authenticationRequired);
+    const outcome = await provider.chargeSavedMethod(upsell(reusableMethodRef));
+    const intentId = refOf(outcome);
+    expect(outcome).toEqual({ status: "requires_action", providerRef: intentId, clientSecret: fake.paymentIntent(intentId).client_secret });
+    fake.authenticate(intentId, true);
+    await expect(provider.retrievePayment(intentId)).resolves.toMatchObject({ status: "succeeded", providerRef: intentId });
   });
 });
 

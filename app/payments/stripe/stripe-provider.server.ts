@@ -10,11 +10,13 @@ import { verifyStripeWebhook, type StripeWebhookCheck } from "./stripe-webhooks.
  * ConfirmationToken (`ctoken_...`); the server creates a Customer and a confirmed PaymentIntent.
  *
  * Next actions follow Stripe's redirect flow: every confirmation on the server sends
- * `use_stripe_sdk: false` with a `return_url`, so a `requires_action` always names a page for the
+ * `use_stripe_sdk: false` with a `return_url`, so a `requires_action` normally names a page for the
  * buyer (3-D Secure's `redirect_to_url`, Swish's hosted instructions) and works without our
  * JavaScript (docs.stripe.com/payments/3d-secure/authentication-flow, "Manually handle the redirect";
- * docs.stripe.com/payments/finalize-payments-on-the-server). Without it a ConfirmationToken
- * confirmation defaults to `use_stripe_sdk: true`, whose next action only Stripe.js can finish.
+ * docs.stripe.com/payments/finalize-payments-on-the-server). A ConfirmationToken's own
+ * `use_stripe_sdk` defaults to `true`; should Stripe keep it, the answer is a `use_stripe_sdk` next
+ * action, handed to the buyer's browser as the intent's client secret for `stripe.handleNextAction`
+ * (docs/decisions/0030-payment-attempts.md).
  *
  * Reference: `providerRef` is the PaymentIntent id. Every POST carries an idempotency key derived
  * from the caller's, one per step (`:customer`, `:intent`, `:on-session`, `:refund`), so a retry

@@ -156,6 +156,34 @@ describe("the fake's contract checks", () => {
   });
 });
 
+describe("use_stripe_sdk and the Stripe.js stand-in's handleNextAction", () => {
+  const confirm = (token: string) => send("POST", "/v1/payment_intents", { form: `amount=1000&currency=eur&confirmation_token=${token}&confirm=true&use_stripe_sdk=false&return_url=${returnUrl}` });
+  const nextAction = (key: string, clientSecret: string) =>
+    fetch(`${fake.url}/fake/next-action`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `key=${key}&client_secret=${encodeURIComponent(clientSecret)}` });
+
+  it("answers our use_stripe_sdk=false with a redirect, unless the mode where the token's default wins is on", async () => {
+    const redirect = await confirm(fake.confirmationToken("pm_card_authenticationRequired"));
+    expect(fake.paymentIntent(String(redirect.body.id)).next_action).toMatchObject({ type: "redirect_to_url" });
+    await fake.close();
+    fake = await startFakeStripe({ stripeSdkWins: true });
+    const sdk = await confirm(fake.confirmationToken("pm_card_authenticationRequired"));
+    expect(fake.paymentIntent(String(sdk.body.id)).next_action).toMatchObject({ type: "use_stripe_sdk" });
+  });
+
+  it("lets handleNextAction start only with the publishable key and the right secret of an intent waiting for Stripe.js", async () => {
+    await fake.close();
+    fake = await startFakeStripe({ stripeSdkWins: true });
+    const waiting = await confirm(fake.confirmationToken("pm_card_authenticationRequired"));
+    const intent = fake.paymentIntent(String(waiting.body.id));
+    const secret = String(intent.client_secret);
+    expect((await nextAction("pk_test_x", secret)).status).toBe(200);
+    expect((await nextAction("sk_test_x", secret)).status).toBe(401);
+    expect((await nextAction("pk_test_x", `${secret}x`)).status).toBe(404);
+    fake.authenticate(String(intent.id), true);
+    expect((await nextAction("pk_test_x", secret)).status).toBe(400);
+  });
+});
+
 describe("parseStripeForm", () => {
   it("reads bracket notation into nested objects", () => {
     expect(parseStripeForm("a=1&metadata%5Border_number%5D=VN-1&expand[0]=x&b[c][d]=2")).toEqual({ params: { a: "1", metadata: { order_number: "VN-1" }, expand: { 0: "x" }, b: { c: { d: "2" } } } });

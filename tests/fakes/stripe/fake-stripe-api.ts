@@ -45,6 +45,14 @@ export interface FakeStripeOptions {
   webhookEndpoints?: FakeWebhookEndpoint[];
   /** What GET /v1/payment_method_configurations lists (default one with card only). */
   paymentMethodConfigurations?: FakePaymentMethodConfiguration[];
+  /**
+   * Stripe keeps its Stripe.js flow: 3-D Secure comes back as a `use_stripe_sdk` next action even
+   * though the request sent `use_stripe_sdk=false`. That is the reading in which a ConfirmationToken's
+   * own `use_stripe_sdk`, which "Defaults to `true`" (docs.stripe.com/api/confirmation_tokens/object),
+   * wins; on-session confirmations with a kept method answer the same, so the upsell page is tried
+   * against it too. Stripe.js finishes it with `stripe.handleNextAction({ clientSecret })`.
+   */
+  stripeSdkWins?: boolean;
 }
 
 export interface RecordedStripeRequest {
@@ -716,7 +724,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const listedTypes = read.object("allowed_payment_method_types");
     const allowRedirects = read.object("automatic_payment_methods")?.allow_redirects === "never" ? "never" : "always";
     const { methodId, problem, token } = methodToConfirmWith(read);
-    const useStripeSdk = read.boolean("use_stripe_sdk") ?? token !== undefined;
+    const useStripeSdk = options.stripeSdkWins === true || (read.boolean("use_stripe_sdk") ?? token !== undefined);
     if (read.problem) return read.problem;
     if (problem) return problem;
     if (amount === undefined || currency === undefined) return invalid("Missing amount or currency", "amount", "parameter_missing");
@@ -785,7 +793,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const returnUrl = read.text("return_url");
     const setupFutureUsage = read.oneOf("setup_future_usage", ["on_session", "off_session"] as const);
     const { methodId, problem, token } = methodToConfirmWith(read);
-    const useStripeSdk = read.boolean("use_stripe_sdk") ?? token !== undefined;
+    const useStripeSdk = options.stripeSdkWins === true || (read.boolean("use_stripe_sdk") ?? token !== undefined);
     if (read.problem) return read.problem;
     if (problem) return problem;
     if (returnUrl !== undefined && !isAbsoluteHttpUrl(returnUrl)) return invalid("Invalid URL: return_url must be an absolute http(s) URL.", "return_url", "url_invalid");
@@ -950,6 +958,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         confirmationToken: (method) => fake.confirmationToken(method),
         authenticate: (id, approved) => fake.authenticate(id, approved),
         returnUrlOf: (id) => intents.get(id)?.returnUrl ?? null,
+        intentOfClientSecret: (secret) => {
+          const intent = intents.get(secret.split("_secret_")[0] ?? "");
+          return intent && intentJson(intent).client_secret === secret ? intentJson(intent) : null;
+        },
+        paymentIntent: (id) => fake.paymentIntent(id),
       },
       method,
       url,

@@ -1,7 +1,8 @@
 /**
  * Test support only: the browser side of the Stripe fake. A stand-in for Stripe.js (`/v3`) whose
  * Payment Element is one card-number field, the endpoint it creates ConfirmationTokens at with
- * the publishable key, and the 3-D Secure page a `redirect_to_url` leads to.
+ * the publishable key, the 3-D Secure page a `redirect_to_url` leads to, and `handleNextAction`,
+ * which shows the same challenge in the page for a `use_stripe_sdk` next action.
  */
 
 /** Card numbers typed into the fake element, as Stripe's test cards behave. */
@@ -25,6 +26,9 @@ export interface FakeStripeBrowserSide {
   confirmationToken(paymentMethod: string): string;
   authenticate(paymentIntentId: string, approved: boolean): void;
   returnUrlOf(paymentIntentId: string): string | null;
+  /** The PaymentIntent this client secret belongs to, as Stripe.js may read it with the publishable key; null for a wrong secret. */
+  intentOfClientSecret(clientSecret: string): Record<string, unknown> | null;
+  paymentIntent(paymentIntentId: string): Record<string, unknown>;
 }
 
 const fakeStripeJs = `(function () {
@@ -58,6 +62,50 @@ const fakeStripeJs = `(function () {
           },
         };
       },
+      // docs.stripe.com/js/payment_intents/handle_next_action: finishes a requires_action intent
+      // (rejects for another status) and resolves { paymentIntent } or { error }. The challenge is
+      // Stripe's test page in a modal: Complete succeeds, Fail fails authentication.
+      handleNextAction: function (options) {
+        var secret = (options && options.clientSecret) || "";
+        var post = function (path, body) {
+          return fetch(origin + path, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: body }).then(function (response) {
+            return response.json().then(function (json) {
+              return { ok: response.ok, json: json };
+            });
+          });
+        };
+        return post("/fake/next-action", "key=" + encodeURIComponent(key) + "&client_secret=" + encodeURIComponent(secret)).then(function (found) {
+          if (!found.ok) throw new Error(found.json.error.message);
+          var intentId = found.json.id;
+          return new Promise(function (resolve) {
+            var dialog = document.createElement("div");
+            dialog.setAttribute("role", "dialog");
+            dialog.setAttribute("aria-modal", "true");
+            dialog.setAttribute("aria-label", "3-D Secure (test)");
+            dialog.setAttribute("data-fake-stripe", "challenge");
+            dialog.style.cssText = "position:fixed;inset:10%;background:#fff;border:1px solid #000;padding:1em;z-index:2147483647";
+            var heading = document.createElement("h2");
+            heading.textContent = "Authenticate this payment";
+            dialog.appendChild(heading);
+            [["approve", "Complete"], ["fail", "Fail"]].forEach(function (choice) {
+              var button = document.createElement("button");
+              button.type = "button";
+              button.textContent = choice[1];
+              button.setAttribute("data-testid", "stripe-3ds-" + choice[0]);
+              button.addEventListener("click", function () {
+                post("/fake/authenticate/" + encodeURIComponent(intentId) + "?handle_next_action=1", "answer=" + choice[0]).then(function (answer) {
+                  dialog.remove();
+                  var intent = answer.json.payment_intent;
+                  var failure = intent.last_payment_error;
+                  resolve(intent.status === "requires_payment_method" ? { error: { type: failure.type, code: failure.code, message: failure.message, payment_intent: intent } } : { paymentIntent: intent });
+                });
+              });
+              dialog.appendChild(button);
+            });
+            document.body.appendChild(dialog);
+          });
+        });
+      },
       createConfirmationToken: function (params) {
         var body = "key=" + encodeURIComponent(key) + "&card_number=" + params.elements.cardNumber();
         return fetch(origin + "/v1/confirmation_tokens", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: body }).then(function (response) {
@@ -85,6 +133,18 @@ export function browserRoute(fake: FakeStripeBrowserSide, method: string, url: U
     if (!method) return { status: 402, contentType: "application/json", body: JSON.stringify({ error: { type: "card_error", code: "incorrect_number", message: "Your card number is incorrect." } }) };
     return { status: 200, contentType: "application/json", body: JSON.stringify({ id: fake.confirmationToken(method), object: "confirmation_token" }) };
   }
+  if (method === "POST" && url.pathname === "/fake/next-action") {
+    const form = new URLSearchParams(rawBody);
+    const json = (status: number, body: unknown): BrowserAnswer => ({ status, contentType: "application/json", body: JSON.stringify(body) });
+    if (!form.get("key")?.startsWith(fake.livemode ? "pk_live_" : "pk_test_")) return json(401, { error: { message: "Invalid publishable key." } });
+    const intent = fake.intentOfClientSecret(form.get("client_secret") ?? "");
+    if (!intent) return json(404, { error: { type: "invalid_request_error", message: "No such payment_intent client secret." } });
+    const nextAction = intent.next_action as { type?: string } | null;
+    if (intent.status !== "requires_action" || nextAction?.type !== "use_stripe_sdk") {
+      return json(400, { error: { type: "invalid_request_error", message: `handleNextAction: the PaymentIntent is ${String(intent.status)}, not requires_action with use_stripe_sdk.` } });
+    }
+    return json(200, { id: intent.id });
+  }
   const authenticate = /^\/fake\/authenticate\/([^/]+)$/.exec(url.pathname);
   if (authenticate?.[1]) {
     const intentId = decodeURIComponent(authenticate[1]);
@@ -93,6 +153,8 @@ export function browserRoute(fake: FakeStripeBrowserSide, method: string, url: U
       return { status: 200, contentType: "text/html", body: page("3-D Secure (test)", `<h1>Authenticate this payment</h1>${form("approve", "Complete")}${form("fail", "Fail")}`) };
     }
     fake.authenticate(intentId, new URLSearchParams(rawBody).get("answer") === "approve");
+    // Stripe.js's modal reads the intent afterwards instead of leaving the page.
+    if (url.searchParams.has("handle_next_action")) return { status: 200, contentType: "application/json", body: JSON.stringify({ payment_intent: fake.paymentIntent(intentId) }) };
     const back = new URL(fake.returnUrlOf(intentId) ?? "/");
     back.searchParams.set("payment_intent", intentId);
     return { status: 303, contentType: "text/plain", body: "", location: back.toString() };
