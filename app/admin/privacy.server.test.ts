@@ -107,6 +107,18 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     expect(await exportCustomerData(db, "  ")).toBeNull();
   });
 
+  it("erases the buyer's e-mail, name and country kept with a payment attempt for its replay", async () => {
+    const email = newAddress();
+    const { order } = await paidTestOrder(db, { contact: { email, givenName: "Jürgen", familyName: "Schäfer" } });
+    const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
+    if (!payment) throw new Error("no payment");
+    // As the payment attempt keeps what its first call to the provider sent.
+    const kept = { kind: "start", input: { customer: { email, name: "Jürgen Schäfer", country: "DE" }, orderNumber: order.number, amountMinor: payment.amountMinor, currency: "EUR", method: "card", details: {} } };
+    await db.update(payments).set({ providerRequest: kept }).where(eq(payments.id, payment.id));
+    expect((await eraseCustomerData(db, operator, email)).kind).toBe("erased");
+    expect((await db.select().from(payments).where(eq(payments.orderId, order.id))).map((row) => row.providerRequest)).toEqual([null]);
+  });
+
   it("anonymises every personal field and keeps what the accounts need", async () => {
     const email = newAddress();
     const tag = newTag();

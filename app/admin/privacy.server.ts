@@ -241,8 +241,8 @@ export const erasedMailError = "Cancelled: the recipient's data was erased";
 /**
  * Anonymises everything stored about an address (GDPR Art. 17) in one transaction: the orders'
  * personal fields (amounts, VAT, lines, numbers, statuses and the delivery country stay for the
- * accounts), withdrawals, refund requests, feedback and e-mails; e-mails not yet sent are cancelled
- * and the orders' reviews deleted.
+ * accounts), what their payment attempts kept to replay a call, withdrawals, refund requests,
+ * feedback and e-mails; e-mails not yet sent are cancelled and the orders' reviews deleted.
  * The audit log records each erased order and a summary, never the address.
  */
 export async function eraseCustomerData(db: Database, operator: Operator, email: string): Promise<ErasureResult> {
@@ -267,6 +267,8 @@ export async function eraseCustomerData(db: Database, operator: Operator, email:
           erasedAt: now,
         })
         .where(eq(orders.id, order.id));
+      // An attempt's kept request names the buyer (e-mail, name, country).
+      await tx.update(payments).set({ providerRequest: null }).where(eq(payments.orderId, order.id));
       await recordAudit(tx, operator, "customer_erased", { orderId: order.id, detail: { number: order.number } });
     }
 

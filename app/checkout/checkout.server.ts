@@ -1,5 +1,6 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { routePath } from "../funnel/paths";
+import { isUuid } from "../db/uuid";
 import { storefrontStateContext } from "../market/request-context";
 import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod, type CheckoutMethodId } from "../orders/commerce-content.server";
 import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.server";
@@ -246,7 +247,7 @@ function returnState(status: PaymentStatus, strayRefunded: boolean): ReturnElsew
 /** Where the provider's pages send the buyer back: the order follows what the provider says. */
 export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }): Promise<ReturnElsewhere> {
   const { db, providers, orderCookie, signingKey } = store();
-  const payment = /^[0-9a-f-]{36}$/.test(params.payment ?? "") ? await paymentById(db, params.payment ?? "") : undefined;
+  const payment = isUuid(params.payment) ? await paymentById(db, params.payment) : undefined;
   const ownOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
   if (!payment) throw data({ message: "Unknown payment" }, { status: 404 });
   const provider = providers.get(payment.provider);

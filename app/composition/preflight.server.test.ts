@@ -65,8 +65,9 @@ function stripeEnv(fake: FakeStripe, keys = { secret: "sk_live_store", publishab
   return { STRIPE_SECRET_KEY: keys.secret, STRIPE_PUBLISHABLE_KEY: keys.publishable, STRIPE_WEBHOOK_SECRET: "whsec_store", STRIPE_API_URL: fake.url };
 }
 
+/** The check in live mode against the local fakes, which only STORE_TEST_PROVIDER_URLS lets live mode reach. */
 async function check(env: Record<string, string>): Promise<PreflightCheck[]> {
-  const settings = readCommerceSettings({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, DATA_DIR: scratch.dir, ...env });
+  const settings = readCommerceSettings({ STORE_MODE: "live", STORE_TEST_PROVIDER_URLS: "1", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, DATA_DIR: scratch.dir, ...env });
   return runPreflight(settings, { db: database.db, kind: env.DATABASE_URL ? "postgres" : "pglite" });
 }
 
@@ -87,14 +88,17 @@ describe("the go-live check", () => {
     expect(files?.fix).toContain("npm run admin -- add-file");
   });
 
-  it("passes a store whose Stripe account is ready, with a warning for what only costs convenience", async () => {
+  it("passes a store whose Stripe account is ready, with a warning for what only costs convenience, but for the test providers' addresses", async () => {
     await storeEveryFile();
     const stripe = await stripeFake({ secretKey: "sk_live_store", webhookEndpoints: [stripeWebhook], paymentMethodConfigurations: [{ enabled: everyStripeMethod }] });
     const checks = await check(stripeEnv(stripe));
-    expect(preflightFailed(checks), formatPreflight(checks)).toBe(false);
+    expect(checks.filter((c) => c.status === "fail").map((c) => c.name), formatPreflight(checks)).toEqual(["Provider addresses"]);
+    expect(lines(checks, "Provider addresses")).toEqual([expect.stringMatching(/^fail: STORE_TEST_PROVIDER_URLS is set/)]);
+    expect(checks.find((c) => c.name === "Provider addresses")?.fix).toContain("Unset STORE_TEST_PROVIDER_URLS");
     expect(checks.map((c) => `${c.status} ${c.name}`)).toEqual([
       "ok Store mode",
       "ok Public address",
+      "fail Provider addresses",
       "ok Stripe keys",
       "ok Stripe webhook",
       "ok Stripe webhook version",

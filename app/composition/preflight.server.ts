@@ -26,6 +26,15 @@ function modeCheck(settings: CommerceSettings): PreflightCheck {
   return failed("Store mode", "test: orders are test orders paid through the test gateway", "Set STORE_MODE=live.");
 }
 
+/** Only tests reach the providers' fakes on this machine in live mode: a live store never starts so. */
+function testProviderUrlsCheck(): PreflightCheck {
+  return failed(
+    "Provider addresses",
+    "STORE_TEST_PROVIDER_URLS is set: Stripe and PayPal may be reached on this machine, where only the tests' fakes answer",
+    "Unset STORE_TEST_PROVIDER_URLS, STRIPE_API_URL, STRIPE_JS_URL and PAYPAL_API_URL.",
+  );
+}
+
 function publicUrlCheck(settings: CommerceSettings): PreflightCheck {
   if (settings.publicUrl.startsWith("https://")) return passed("Public address", settings.publicUrl);
   return failed("Public address", `${settings.publicUrl} is not https: payment pages, cookies and links in e-mails need it`, "Set PUBLIC_URL to the https:// address buyers use.");
@@ -151,7 +160,7 @@ function storageCheck(settings: CommerceSettings): PreflightCheck[] {
 }
 
 export async function runPreflight(settings: CommerceSettings, running: PreflightDatabase = null): Promise<PreflightCheck[]> {
-  const checks: PreflightCheck[] = [modeCheck(settings), publicUrlCheck(settings)];
+  const checks: PreflightCheck[] = [modeCheck(settings), publicUrlCheck(settings), ...(settings.testProviderUrls ? [testProviderUrlsCheck()] : [])];
   if (!settings.stripe && !settings.paypal) {
     checks.push(failed("Payment provider", "neither Stripe nor PayPal is configured", "Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (and PayPal's three settings to offer it)."));
   }

@@ -1,5 +1,22 @@
 import { sql } from "drizzle-orm";
 import { disputes, orders } from "./schema";
 
-/** Whether the order of the query has a dispute still open: the warehouse does not ship it until the dispute closes. */
-export const orderDisputed = sql`exists (select 1 from ${disputes} where ${disputes.orderId} = ${orders.id} and ${disputes.status} = 'open')`;
+/**
+ * How a provider says a dispute ended with the money taken back from the store: Stripe's `lost`,
+ * PayPal's `RESOLVED_BUYER_FAVOUR`. Stripe sends no `charge.refunded` then, so the order stays `paid`
+ * and only the dispute tells that nothing was earned (docs/decisions/0031-money-after-the-charge.md).
+ */
+export const lostDisputeOutcomes = ["lost", "RESOLVED_BUYER_FAVOUR"] as const;
+
+export function disputeLost(dispute: { status: string; outcome: string | null }): boolean {
+  return dispute.status === "closed" && (lostDisputeOutcomes as readonly (string | null)[]).includes(dispute.outcome);
+}
+
+/**
+ * Whether the order of the query has a dispute still open, or one the store lost: the warehouse does
+ * not ship it and its downloads refuse, until the dispute closes in the store's favour or for good.
+ */
+export const orderDisputed = sql`exists (select 1 from ${disputes} where ${disputes.orderId} = ${orders.id} and (${disputes.status} = 'open' or ${disputes.outcome} in (${sql.join(
+  lostDisputeOutcomes.map((outcome) => sql`${outcome}`),
+  sql`, `,
+)})))`;

@@ -143,6 +143,7 @@ export const payments = pgTable(
     /**
      * What the first call to the provider sent for this attempt (its tokens, never card fields), so
      * a replay under the same idempotency key sends exactly that again, whatever the buyer sends later.
+     * It names the buyer (e-mail, name, country): cleared once the attempt settles, and on erasure.
      */
     providerRequest: jsonb("provider_request").$type<Record<string, unknown>>(),
     /** The buyer paid another way while this attempt was open: it is cancelled at the provider too. */

@@ -6,7 +6,7 @@ import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { countHit, rateLimitKey } from "../db/rate-limits.server";
 import { currentFile } from "./digital-files.server";
 import { downloadRefusalPage, marketForAcceptLanguage, type DownloadRefusal } from "./download-page.server";
-import { finishDownload, linkIdOf, linkState, startDownload } from "./links.server";
+import { finishDownload, linesHeld, linkIdOf, linkState, startDownload } from "./links.server";
 import type { FileStorage } from "./storage.server";
 import { testDeliveryPdf } from "./test-delivery.server";
 
@@ -178,7 +178,8 @@ export async function handleDownload(request: Request, token: string, context: D
   if (hits > burstLimit.requests) return refuse("limited", { "Retry-After": String(Math.ceil((windowStart.getTime() + burstLimit.windowMs - Date.now()) / 1000)) });
 
   // A first look without counting: a refused link or a range outside the file costs no download.
-  if (linkState(found.link, { lineHeld: true }) === "revoked" || order.erasedAt) return refuse("revoked");
+  const lineHeld = (await linesHeld(context.db, order.id)).has(line.id);
+  if (linkState(found.link, { lineHeld }) === "revoked" || order.erasedAt) return refuse("revoked");
   const file = await deliverable(context, order, line);
   if (file === "unavailable") return refuse("unavailable");
   const ifRange = request.headers.get("If-Range");

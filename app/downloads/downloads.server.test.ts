@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Operator } from "../db/audit.server";
 import { eraseCustomerData } from "../admin/privacy.server";
 import type { Database } from "../db/database.server";
-import { downloadLinks, downloads, outbox, reviewInvitations } from "../db/schema";
+import { downloadLinks, downloads, outbox, payments, reviewInvitations } from "../db/schema";
+import { closeDispute, openDispute } from "../orders/disputes.server";
 import { refundOrder } from "../orders/refund-service.server";
 import type { OrderLine } from "../orders/order-records.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
@@ -205,6 +206,32 @@ describe.each(databaseKinds)("digital delivery on %s", (kind) => {
       expect(await refused.text()).toContain('data-reason="revoked"');
       expect((await get(tokenOf(linkOf("mind")))).status).toBe(200);
       expect((await linksOfOrder(db, order.id)).map((entry) => `${entry.line.productId}:${entry.state}`)).toEqual(["ebook:revoked", "mind:ok"]);
+    });
+
+    it("refuses while the order's payment is disputed, and for good once the dispute is lost", async () => {
+      const { linkOf, order } = await orderWithEbook();
+      const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
+      if (!payment) throw new Error("no payment");
+      const disputeRef = `dp_${randomUUID()}`;
+      await openDispute(db, payment.id, disputeRef);
+      const whileOpen = await get(tokenOf(linkOf("ebook")));
+      expect(whileOpen.status).toBe(410);
+      expect(await whileOpen.text()).toContain('data-reason="revoked"');
+      await closeDispute(db, payment.id, disputeRef, "lost");
+      expect((await get(tokenOf(linkOf("ebook")))).status).toBe(410);
+      expect((await linksOfOrder(db, order.id)).map((entry) => entry.state)).toEqual(["revoked", "revoked"]);
+      expect(await reissueDownloadLinks(db, operator, order.id, randomUUID(), limits)).toEqual({ kind: "refused", reason: "no_digital_line" });
+    });
+
+    it("works again once a dispute is won", async () => {
+      const { linkOf, order } = await orderWithEbook();
+      const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
+      if (!payment) throw new Error("no payment");
+      const disputeRef = `dp_${randomUUID()}`;
+      await openDispute(db, payment.id, disputeRef);
+      await closeDispute(db, payment.id, disputeRef, "won");
+      expect((await linksOfOrder(db, order.id)).map((entry) => entry.state)).toEqual(["ok", "ok"]);
+      expect((await get(tokenOf(linkOf("ebook")))).status).not.toBe(410);
     });
 
     it("is revoked when the buyer's data is erased", async () => {

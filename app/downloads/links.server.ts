@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
+import { orderDisputed } from "../db/disputed-orders";
 import { lineRefunded } from "../db/refunded-lines";
 import { downloadLinks, downloads, orderLines, orders, outbox } from "../db/schema";
 import { sign, verifySignature } from "../db/store-secret.server";
@@ -58,13 +59,16 @@ export function linkState(link: Pick<DownloadLink, "revokedAt" | "expiresAt" | "
   return "ok";
 }
 
-/** Whether the buyer still holds the line: the order delivered, not erased, the line not refunded. */
-async function linesHeld(db: Queryable, orderId: string): Promise<Set<number>> {
+/**
+ * Whether the buyer still holds the line: the order delivered, not erased, the line not refunded, and
+ * no dispute open or lost on the order (a file once downloaded cannot be taken back).
+ */
+export async function linesHeld(db: Queryable, orderId: string): Promise<Set<number>> {
   const rows = await db
     .select({ id: orderLines.id })
     .from(orderLines)
     .innerJoin(orders, eq(orders.id, orderLines.orderId))
-    .where(and(eq(orderLines.orderId, orderId), sql`${orders.status} in ('paid', 'fulfilled', 'partially_refunded')`, isNull(orders.erasedAt), sql`not ${lineRefunded}`));
+    .where(and(eq(orderLines.orderId, orderId), sql`${orders.status} in ('paid', 'fulfilled', 'partially_refunded')`, isNull(orders.erasedAt), sql`not ${lineRefunded}`, sql`not ${orderDisputed}`));
   return new Set(rows.map((row) => row.id));
 }
 

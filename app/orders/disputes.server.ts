@@ -7,10 +7,11 @@ import { recordEvent } from "./order-records.server";
 /**
  * Disputes (chargebacks) of a payment, as the provider reports them (Stripe `charge.dispute.created`
  * and `charge.dispute.closed`, PayPal `CUSTOMER.DISPUTE.CREATED` and `CUSTOMER.DISPUTE.RESOLVED`).
- * While one is open the order is held out of fulfilment: goods sent now may be goods the store is
- * never paid for. The money itself moves by the provider's own events (a lost PayPal dispute comes
- * as PAYMENT.CAPTURE.REVERSED), so a dispute never changes the order's status. Events may arrive
- * twice or out of order: a dispute is stored once by its provider id and never reopens once closed.
+ * While one is open the order is held out of fulfilment and its downloads refuse: goods sent now may
+ * be goods the store is never paid for. One closed lost holds the order for good: Stripe sends no
+ * `charge.refunded` for a lost dispute, so the order is still `paid` with its money gone
+ * (docs/decisions/0031-money-after-the-charge.md). A dispute never changes the order's status. Events
+ * may arrive twice or out of order: a dispute is stored once by its provider id and never reopens.
  */
 
 export type Dispute = typeof disputes.$inferSelect;

@@ -152,6 +152,8 @@ async function settlePayment(tx: Transaction, payment: Payment, outcome: Payment
       providerRef: outcome.providerRef ?? payment.providerRef,
       reusableMethodRef: outcome.status === "succeeded" ? outcome.reusableMethodRef : payment.reusableMethodRef,
       failureCode: outcome.status === "declined" ? outcome.code : null,
+      // What the first call sent names the buyer; it is kept only to replay the call while the attempt is open.
+      ...(openPaymentStatuses.includes(status) ? {} : { providerRequest: null }),
       ...(supersededAt ? { supersededAt } : {}),
       updatedAt: new Date(),
     })

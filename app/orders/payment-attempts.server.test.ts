@@ -148,6 +148,21 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     expect(await eventTypes(atBank.order.id)).toEqual(expect.arrayContaining(["payment_superseded", "payment_cancelled_at_provider"]));
   });
 
+  // The kept request names the buyer (e-mail, name, country): it is needed only for a replay while the attempt is open.
+  it("keeps what an attempt sent only while the attempt is open", async () => {
+    const { providers } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled" || atBank.outcome.status !== "requires_action") throw new Error("expected the bank's page");
+    expect(JSON.stringify((await paymentById(database.db, atBank.payment.id))?.providerRequest)).toContain(newOrder(token).contact.email);
+    const byCard = await pay(database.db, providers, token, "card", card);
+    if (byCard.kind !== "settled") throw new Error("expected a settled card payment");
+    expect((await paymentById(database.db, atBank.payment.id))?.status).toBe("cancelled");
+    expect((await paymentById(database.db, atBank.payment.id))?.providerRequest).toBeNull();
+    expect((await paymentById(database.db, byCard.payment.id))?.status).toBe("succeeded");
+    expect((await paymentById(database.db, byCard.payment.id))?.providerRequest).toBeNull();
+  });
+
   it("refunds at once what a superseded payment took in a race, says why on the timeline, and keeps the order paid", async () => {
     const { gateway, providers } = await setup();
     const token = randomUUID();

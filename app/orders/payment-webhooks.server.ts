@@ -1,6 +1,7 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { payments, webhookEvents } from "../db/schema";
+import { isUuid } from "../db/uuid";
 import { recordEvent, type Payment } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
 import { closeDispute, openDispute } from "./disputes.server";
@@ -52,7 +53,7 @@ async function paymentOf(db: Database, providerId: string, providerRef: string, 
     .select()
     .from(payments)
     .where(and(eq(payments.provider, providerId), eq(payments.providerRef, providerRef)));
-  if (payment || !attemptRef || !/^[0-9a-f-]{36}$/.test(attemptRef)) return payment;
+  if (payment || !isUuid(attemptRef)) return payment;
   const [byAttempt] = await db
     .select()
     .from(payments)

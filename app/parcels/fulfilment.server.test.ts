@@ -255,13 +255,13 @@ describe.each(databaseKinds)("fulfilment on %s", (kind) => {
     ],
   ];
 
-  it("ships a disputed order again once its dispute is closed, whatever the outcome", async () => {
+  it.each(["won", "RESOLVED_SELLER_FAVOUR"])("ships a disputed order again once its dispute is closed %s", async (outcome) => {
     const { order } = await paidTestOrder(db);
     const { paymentId, disputeRef } = await disputed(order.id);
     // Delivered twice: still one dispute, still held.
     await openDispute(db, paymentId, disputeRef);
     expect(await pendingOf(order.id)).toEqual([]);
-    await closeDispute(db, paymentId, disputeRef, "won");
+    await closeDispute(db, paymentId, disputeRef, outcome);
     expect((await pendingOf(order.id)).map((pending) => pending.orderNumber)).toEqual([order.number]);
     // A created event that arrives after the closing one does not hold the order again.
     await openDispute(db, paymentId, disputeRef);
@@ -272,8 +272,18 @@ describe.each(databaseKinds)("fulfilment on %s", (kind) => {
     const { order } = await paidTestOrder(db);
     const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
     if (!payment) throw new Error("no payment");
-    await closeDispute(db, payment.id, `dp_${randomUUID()}`, "lost");
+    await closeDispute(db, payment.id, `dp_${randomUUID()}`, "won");
     expect(await pendingOf(order.id)).toHaveLength(1);
+  });
+
+  // Stripe sends no charge.refunded when a dispute is lost: the order is still `paid`, and its money is gone.
+  it.each(["lost", "RESOLVED_BUYER_FAVOUR"])("keeps an order held out of the queue, the CSV and parcel entry once its dispute is closed %s", async (outcome) => {
+    const { order } = await paidTestOrder(db);
+    const { paymentId, disputeRef } = await disputed(order.id);
+    await closeDispute(db, paymentId, disputeRef, outcome);
+    expect(await pendingOf(order.id)).toEqual([]);
+    expect(await markFulfilled(db, operator, [order.id])).toEqual({ fulfilled: [], skipped: [{ orderId: order.id, number: order.number, reason: "disputed" }] });
+    expect((await orderById(db, order.id))?.fulfilledAt).toBeNull();
   });
 
   it.each(exclusions)("leaves out %s", async (_, make) => {

@@ -139,7 +139,7 @@ export type FulfilmentRefusal =
   | "funnel_open"
   /** The buyer's address was erased on request. */
   | "erased"
-  /** A dispute of its payment is open: it ships, if at all, once the dispute is closed. */
+  /** A dispute of its payment is open, or was lost: it ships, if at all, once a dispute closes in the store's favour. */
   | "disputed"
   /** No physical line left to ship (digital items only, or every pack refunded). */
   | "nothing_to_ship";

@@ -15,6 +15,7 @@ describe("readCommerceSettings", () => {
       mailFrom: expect.stringContaining("<service@vitanor.eu>"),
       publicUrl: "http://localhost:3000",
       storeMode: "test",
+      testProviderUrls: false,
       reviewInvitationDelayDays: 7,
       downloads: { s3: null, linkDays: 30, linkMaxDownloads: 10, fileMaxBytes: 200 * 1024 * 1024 },
       paypal: null,
@@ -79,8 +80,13 @@ describe("readCommerceSettings", () => {
     ["an empty STORE_MODE", { STORE_MODE: "" }, { storeMode: "test" }],
     ["Stripe's own URLs named in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://api.stripe.com", STRIPE_JS_URL: "https://js.stripe.com/v3/" }, { stripe: expect.objectContaining({ apiUrl: "https://api.stripe.com" }) }],
     ["PayPal's own live API named in live mode", { STORE_MODE: "live", ...paypalKeys, PAYPAL_API_URL: "https://api-m.paypal.com" }, { paypal: expect.objectContaining({ apiUrl: "https://api-m.paypal.com" }) }],
-    // The store's own live-mode tests talk to local fakes: a loopback address never carries the key off the machine.
-    ["a loopback provider URL in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "http://127.0.0.1:4010", STRIPE_JS_URL: "http://localhost:4010/v3/" }, { stripe: expect.objectContaining({ apiUrl: "http://127.0.0.1:4010" }) }],
+    // Only the go-live check's own tests reach local fakes in live mode, and the check fails on it.
+    [
+      "a loopback provider URL in live mode with STORE_TEST_PROVIDER_URLS",
+      { STORE_MODE: "live", STORE_TEST_PROVIDER_URLS: "1", ...stripeKeys, STRIPE_API_URL: "http://127.0.0.1:4010", STRIPE_JS_URL: "http://localhost:4010/v3/" },
+      { testProviderUrls: true, stripe: expect.objectContaining({ apiUrl: "http://127.0.0.1:4010" }) },
+    ],
+    ["no test provider URLs unless asked for", { STORE_MODE: "live", ...stripeKeys }, { testProviderUrls: false }],
     ["any provider URL in test mode", { ...stripeKeys, STRIPE_API_URL: "https://stripe-mock.example.com" }, { stripe: expect.objectContaining({ apiUrl: "https://stripe-mock.example.com" }) }],
   ])("%s", (_name, env, expected) => {
     expect(readCommerceSettings(env, cwd)).toMatchObject(expected);
@@ -102,6 +108,16 @@ describe("readCommerceSettings", () => {
     ["STRIPE_JS_URL of another host in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_JS_URL: "https://cdn.example.com/stripe.js" }, ["STRIPE_JS_URL", "https://js.stripe.com"]],
     ["PAYPAL_API_URL of another host in live mode", { STORE_MODE: "live", ...paypalKeys, PAYPAL_API_URL: "https://paypal.example.com" }, ["PAYPAL_API_URL", "https://api-m.paypal.com"]],
     ["a host that only starts like a loopback address in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://127.example.com" }, ["STRIPE_API_URL"]],
+    // A test override left in production is most likely a fake on the same machine.
+    ["a loopback STRIPE_API_URL in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "http://127.0.0.1:4010" }, ["STRIPE_API_URL", "https://api.stripe.com"]],
+    ["a localhost STRIPE_JS_URL in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_JS_URL: "http://localhost:4010/v3/" }, ["STRIPE_JS_URL"]],
+    ["a loopback PAYPAL_API_URL in live mode", { STORE_MODE: "live", ...paypalKeys, PAYPAL_API_URL: "http://[::1]:4020" }, ["PAYPAL_API_URL"]],
+    [
+      "another host with STORE_TEST_PROVIDER_URLS in live mode",
+      { STORE_MODE: "live", STORE_TEST_PROVIDER_URLS: "1", ...stripeKeys, STRIPE_API_URL: "https://stripe-mock.example.com" },
+      ["STRIPE_API_URL", "STORE_TEST_PROVIDER_URLS"],
+    ],
+    ["a STORE_TEST_PROVIDER_URLS other than 1", { STORE_TEST_PROVIDER_URLS: "yes" }, ["STORE_TEST_PROVIDER_URLS", "yes"]],
     ["a Stripe override with user info in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://me@api.stripe.com" }, ["STRIPE_API_URL"]],
   ])("refuses %s, naming it", (_name, env, named) => {
     let thrown: unknown;

@@ -20,6 +20,11 @@ export interface CommerceSettings {
   /** The origin that links in e-mails point to. */
   publicUrl: string;
   storeMode: "test" | "live";
+  /**
+   * `STORE_TEST_PROVIDER_URLS=1`: live mode accepts provider URLs on this machine (the tests' fakes),
+   * and the go-live check fails on it, so a live store never starts with it.
+   */
+  testProviderUrls: boolean;
   /** Days between an order's fulfilment (a digital item's first download) and the e-mail inviting its buyer to review. */
   reviewInvitationDelayDays: number;
   /** Digital delivery (DESIGN §17): where the files live and how long a download link works. */
@@ -102,18 +107,30 @@ export function readDownloadSettings(env: Env): DownloadSettings {
 
 const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
+function loopback(url: URL): boolean {
+  return loopbackHosts.has(url.hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
+}
+
 /**
  * In live mode a provider's API or script may only be the provider's own: a URL left over from a
- * test would send the live secret key (or the checkout's script) to whoever answers there. A
- * loopback address is let through for the store's own live-mode tests against local fakes: it never
- * carries the key off the machine (docs/decisions/0031-money-after-the-charge.md).
+ * test would send the live secret key (or the checkout's script) to whoever answers there, most
+ * likely a fake on the same machine. Only with `STORE_TEST_PROVIDER_URLS=1`, which the go-live check
+ * fails on, is a loopback address taken, so that the check itself can be tested against the fakes
+ * (docs/decisions/0031-money-after-the-charge.md).
  */
-function requireProviderOrigin(name: string, value: string | null, origins: readonly string[]): void {
+function requireProviderOrigin(name: string, value: string | null, origins: readonly string[], testProviderUrls: boolean): void {
   if (value === null) return;
   const url = new URL(value);
-  if (loopbackHosts.has(url.hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname)) return;
+  if (testProviderUrls && loopback(url)) return;
   if (!url.username && !url.password && origins.includes(url.origin)) return;
-  throw new Error(`${name} must be the provider's own (${origins.join(" or ")}) with STORE_MODE=live, got '${url.origin}': a test override there would send live payments elsewhere. Unset ${name}.`);
+  const allowed = testProviderUrls ? `${origins.join(" or ")}, or on this machine with STORE_TEST_PROVIDER_URLS=1` : origins.join(" or ");
+  throw new Error(`${name} must be the provider's own (${allowed}) with STORE_MODE=live, got '${url.origin}': a test override there would send live payments elsewhere. Unset ${name}.`);
+}
+
+function readTestProviderUrls(env: Env): boolean {
+  const value = env.STORE_TEST_PROVIDER_URLS || "";
+  if (value !== "" && value !== "1") throw new Error(`STORE_TEST_PROVIDER_URLS must be '1' or unset, got '${value}'.`);
+  return value === "1";
 }
 
 /**
@@ -166,10 +183,11 @@ function readSettings(env: Env, cwd: string, problems?: string[]): CommerceSetti
   const stripeApiUrl = readUrl(env, "STRIPE_API_URL", ["http", "https"]);
   const stripeJsUrl = readUrl(env, "STRIPE_JS_URL", ["http", "https"]);
   const payPalApiUrl = readUrl(env, "PAYPAL_API_URL", ["http", "https"]);
+  const testProviderUrls = readTestProviderUrls(env);
   if (storeMode === "live") {
-    requireProviderOrigin("STRIPE_API_URL", stripe && stripeApiUrl, [stripeOrigins.api]);
-    requireProviderOrigin("STRIPE_JS_URL", stripe && stripeJsUrl, [stripeOrigins.js]);
-    requireProviderOrigin("PAYPAL_API_URL", paypal && payPalApiUrl, payPalApiOrigins);
+    requireProviderOrigin("STRIPE_API_URL", stripe && stripeApiUrl, [stripeOrigins.api], testProviderUrls);
+    requireProviderOrigin("STRIPE_JS_URL", stripe && stripeJsUrl, [stripeOrigins.js], testProviderUrls);
+    requireProviderOrigin("PAYPAL_API_URL", paypal && payPalApiUrl, payPalApiOrigins, testProviderUrls);
   }
   return {
     dataDir: resolve(cwd, env.DATA_DIR || "data"),
@@ -178,6 +196,7 @@ function readSettings(env: Env, cwd: string, problems?: string[]): CommerceSetti
     mailFrom,
     publicUrl: new URL(publicUrl).origin,
     storeMode,
+    testProviderUrls,
     reviewInvitationDelayDays,
     downloads: readDownloadSettings(env),
     paypal: paypal && {

@@ -37,6 +37,14 @@ describe("every route", () => {
     expect((await get("/reviews/xx/shape")).response.status).toBe(404);
   });
 
+  // PostgreSQL (and PGlite) refuse to compare a malformed uuid with a uuid column: that must be a 404, not a 500.
+  it.each(["/checkout-return/------------------------------------", "/checkout-return/0b9f2a52-7d1e-4c1a-9d55-3f1e2a6b7c8", "/checkout-return/00000000-0000-0000-0000-000000000000"])(
+    "%s answers 404 for a payment it does not know",
+    async (path) => {
+      expect((await get(path)).response.status).toBe(404);
+    },
+  );
+
   it.each(["/review", "/review/fr", "/review/de?invitation=0b9f2a52-7d1e-4c1a-9d55-3f1e2a6b7c8d.abc"])("%s without a valid invitation answers 404 and says why", async (path) => {
     const { response, body } = await get(path);
     expect(response.status).toBe(404);

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeStripe, type FakeStripe } from "../fakes/stripe/fake-stripe-api";
-import { fillContact } from "./support/buyer";
 import { openHydrated, openPageSession } from "./support/chromium";
 import { addFile, randomPdf } from "./support/digital-files";
 import { freePort } from "./support/free-port";
@@ -92,6 +91,9 @@ describe("the ways into the checkout with Stripe configured", () => {
   });
 });
 
+// Live mode reaches no fake: only with STORE_TEST_PROVIDER_URLS=1 does it take the fake's loopback
+// address, and then the go-live check fails on it, so these tests see the check against the fake and
+// the refusal to start (docs/decisions/0031-money-after-the-charge.md).
 describe("live mode with Stripe", () => {
   const publicUrl = "https://shop.example.test";
   let stripe: FakeStripe;
@@ -104,10 +106,8 @@ describe("live mode with Stripe", () => {
     await stripe?.close();
   });
 
-  it("refuses to start while the go-live check fails, saying what to change", { timeout: 60_000 }, async () => {
-    stripe = await startFakeStripe({ secretKey: "sk_live_store", webhookSecret: "whsec_store" });
-    const started = startServer({ STORE_MODE: "live", PUBLIC_URL: "http://shop.example.test", SMTP_URL: mailbox.url, ...stripeSettings(stripe, "live") });
-    const error = await started.then(
+  async function startFailure(env: Record<string, string>): Promise<string> {
+    const error = await startServer(env).then(
       async (server) => {
         await server.stop();
         return null;
@@ -115,8 +115,22 @@ describe("live mode with Stripe", () => {
       (reason: unknown) => reason,
     );
     expect(error).toBeInstanceOf(ServerExitError);
-    const output = (error as ServerExitError).output;
+    return (error as ServerExitError).output;
+  }
+
+  it("refuses to start with a provider URL on this machine, naming it", { timeout: 60_000 }, async () => {
+    stripe = await startFakeStripe({ secretKey: "sk_live_store", webhookSecret: "whsec_store" });
+    const output = await startFailure({ STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, ...stripeSettings(stripe, "live") });
+    expect(output).toContain("STRIPE_API_URL must be the provider's own (https://api.stripe.com) with STORE_MODE=live");
+    expect(stripe.requests).toEqual([]);
+    await stripe.close();
+  });
+
+  it("refuses to start while the go-live check fails, saying what to change", { timeout: 60_000 }, async () => {
+    stripe = await startFakeStripe({ secretKey: "sk_live_store", webhookSecret: "whsec_store" });
+    const output = await startFailure({ STORE_MODE: "live", STORE_TEST_PROVIDER_URLS: "1", PUBLIC_URL: "http://shop.example.test", SMTP_URL: mailbox.url, ...stripeSettings(stripe, "live") });
     expect(output).toMatch(/FAIL\s+Public address\s+http:\/\/shop\.example\.test is not https/);
+    expect(output).toMatch(/FAIL\s+Provider addresses\s+STORE_TEST_PROVIDER_URLS is set/);
     expect(output).toMatch(/FAIL\s+Stripe webhook\s+no enabled endpoint for http:\/\/shop\.example\.test\/webhooks\/stripe/);
     expect(output).toMatch(/FAIL\s+Stripe payment methods\s+not available on the account: DE klarna/);
     expect(output).toMatch(/FAIL\s+Digital products' files\s+no file for Vitanor Calm Mind audio programme \(mind\)/);
@@ -124,7 +138,7 @@ describe("live mode with Stripe", () => {
     await stripe.close();
   });
 
-  it("starts once the check passes, offers only Stripe, and takes a card and a one-click upsell", { timeout: 90_000 }, async () => {
+  it("with the account ready, fails the go-live check on the test providers' addresses alone, and does not start", { timeout: 90_000 }, async () => {
     stripe = await startFakeStripe({
       secretKey: "sk_live_store",
       webhookSecret: "whsec_store",
@@ -133,35 +147,20 @@ describe("live mode with Stripe", () => {
     });
     // Live mode sells nothing it cannot deliver: each digital product's file is stored first.
     const dataDir = await mkdtemp(join(tmpdir(), "storefront-live-"));
-    for (const productId of ["ebook", "mind"]) {
-      const path = join(dataDir, `${productId}.pdf`);
-      await writeFile(path, randomPdf(1000));
-      expect((await addFile({ DATA_DIR: dataDir }, productId, path)).status).toBe(0);
-    }
-    const server = await startServer({ DATA_DIR: dataDir, STORE_MODE: "live", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, ...stripeSettings(stripe, "live") });
     try {
-      expect(server.output()).toMatch(/ok\s+Stripe webhook/);
-      await openHydrated(page(), `${server.url}/offer/de`);
-      await page().getByTestId("product-card").nth(1).getByRole("link").click();
-      await page().locator(stripeCardField).waitFor({ timeout: 15_000 });
-      expect(await page().locator('input[name="method"]').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value))).toEqual(["stripe", "klarna"]);
-      expect(await page().getByTestId("test-mode").count()).toBe(0);
-      await fillContact(page(), { email: "lena@example.com", givenName: "Lena", familyName: "Beispiel", addressLine1: "Hauptstraße 5", postalCode: "10115", city: "Berlin" });
-      await page().locator(stripeCardField).fill("4242 4242 4242 4242");
-      await page().getByTestId("place-order").click();
-      await page().waitForURL(/\/upsell\/de\?bundle|\/upsell\/de$/);
-      await page().waitForSelector("html[data-hydrated]");
-      await page().getByTestId("digital-consent").check();
-      await page().getByTestId("upsell-accept").click();
-      await page().waitForURL(/\/upsellMind\/de/);
-      const [checkout, upsell] = stripe.requestsTo("POST", "/v1/payment_intents");
-      expect(checkout?.params).toMatchObject({ amount: "8970", currency: "eur", confirm: "true" });
-      expect(upsell?.params).toMatchObject({ amount: "990", off_session: "true", confirm: "true" });
-      await openHydrated(page(), `${server.url}/thankyou/de`);
-      expect(await page().getByTestId("order-line").count()).toBe(2);
-      expect(session.problems).toEqual([]);
+      for (const productId of ["ebook", "mind"]) {
+        const path = join(dataDir, `${productId}.pdf`);
+        await writeFile(path, randomPdf(1000));
+        expect((await addFile({ DATA_DIR: dataDir }, productId, path)).status).toBe(0);
+      }
+      const output = await startFailure({ DATA_DIR: dataDir, STORE_MODE: "live", STORE_TEST_PROVIDER_URLS: "1", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, ...stripeSettings(stripe, "live") });
+      expect(output).toMatch(/ok\s+Stripe webhook/);
+      expect(output).toMatch(/ok\s+Stripe payment methods/);
+      expect(output).toMatch(/ok\s+Digital products' files/);
+      expect(output.match(/^FAIL\s+.*$/gm)).toEqual([expect.stringMatching(/^FAIL\s+Provider addresses\s/)]);
+      expect(output).toContain("STORE_MODE=live does not start while the go-live check fails");
+      expect(stripe.requestsTo("POST", "/v1/payment_intents")).toEqual([]);
     } finally {
-      await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
   });

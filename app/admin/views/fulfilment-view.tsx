@@ -11,7 +11,7 @@ export const fulfilmentRefusals: Record<FulfilmentRefusal, string> = {
   not_shippable: "it is refunded, withdrawn, cancelled or not paid",
   funnel_open: "the buyer may still add an upsell; it ships once the funnel has ended",
   erased: "the buyer's address was erased on request",
-  disputed: "the customer disputes its payment; it ships, if at all, once the dispute is closed",
+  disputed: "the customer disputes its payment, or won the dispute; it ships, if at all, once a dispute is closed in the store's favour",
   nothing_to_ship: "nothing physical is left to ship",
 };
 

@@ -64,6 +64,19 @@ describe("an order's back-office page", () => {
     expect(closed).toContain("Mark fulfilled with the parcel");
   });
 
+  it.each(["lost", "RESOLVED_BUYER_FAVOUR"])("shows a dispute closed %s as lost, and keeps the order held without a fulfilment button", async (outcome) => {
+    const { number, paymentId } = await paidOrder();
+    await endFunnel(database.db, (await orderDetail(database.db, number))?.order.id ?? "");
+    const disputeRef = `dp_${randomUUID()}`;
+    await openDispute(database.db, paymentId, disputeRef);
+    await closeDispute(database.db, paymentId, disputeRef, outcome);
+    const lost = await page(number);
+    expect(lost).toContain('data-dispute-status="lost"');
+    expect(lost).toMatch(/Dispute lost/);
+    expect(lost).not.toContain('data-dispute-status="closed"');
+    expect(lost).not.toContain("Mark fulfilled with the parcel");
+  });
+
   it("shows a refund waiting at the provider as pending, not as given back", async () => {
     const { number, orderId, paymentId } = await paidOrder();
     await database.db.insert(refunds).values(refund(orderId, paymentId, "pending"));

@@ -1,4 +1,5 @@
 import type { Operator } from "../../db/audit.server";
+import { disputeLost } from "../../db/disputed-orders";
 import { may } from "../operators.server";
 import type { OrderDetail, TimelineEntry } from "../order-queries.server";
 import { formatMinor, formatTime, Frame, ReasonSelect, statusLabel, type Notice } from "./frame";
@@ -61,7 +62,8 @@ export function OrderView({
   const restMinor = paidMinor - refundedMinor - pendingMinor;
   const refundable = restMinor > 0 && ["paid", "fulfilled", "partially_refunded", "withdrawn"].includes(order.status);
   const openDisputes = disputes.filter((dispute) => dispute.status === "open");
-  const canFulfil = openDisputes.length === 0 && !order.fulfilledAt && order.funnelEndedAt && ["paid", "partially_refunded"].includes(order.status) && lines.some((line) => line.kind === "supplement");
+  const lostDisputes = disputes.filter(disputeLost);
+  const canFulfil = openDisputes.length === 0 && lostDisputes.length === 0 && !order.fulfilledAt && order.funnelEndedAt && ["paid", "partially_refunded"].includes(order.status) && lines.some((line) => line.kind === "supplement");
   return (
     <Frame operator={operator} section="orders" title={`Order ${order.number}`} notice={notice}>
       <p>
@@ -73,8 +75,14 @@ export function OrderView({
           fulfilment until the dispute is closed. Answer it in the provider&apos;s dashboard.
         </p>
       ))}
+      {lostDisputes.map((dispute) => (
+        <p key={dispute.id} className="notice error" role="alert" data-testid="order-dispute" data-dispute-status="lost">
+          Dispute lost ({dispute.provider} dispute {dispute.providerRef}, closed {formatTime(dispute.closedAt)}: {dispute.outcome}): the customer&apos;s bank or PayPal took
+          the payment back, so the order stays held out of fulfilment and its downloads refuse. Settle it with the customer in the provider&apos;s dashboard.
+        </p>
+      ))}
       {disputes
-        .filter((dispute) => dispute.status === "closed")
+        .filter((dispute) => dispute.status === "closed" && !disputeLost(dispute))
         .map((dispute) => (
           <p key={dispute.id} className="notice" data-testid="order-dispute" data-dispute-status="closed">
             A dispute of a payment of this order ({dispute.provider} dispute {dispute.providerRef}) was closed {formatTime(dispute.closedAt)}: {dispute.outcome ?? "no outcome given"}.
