@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
-import { orderEvents, outbox, payments, testGatewayCharges, testGatewayRefunds } from "../db/schema";
+import { orderEvents, outbox, payments, refunds, testGatewayCharges, testGatewayRefunds } from "../db/schema";
 import { marketFor } from "../market/markets";
 import type { PaymentProvider, StartPaymentInput, VerifiedWebhook } from "../payments/provider";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
@@ -13,6 +13,7 @@ import { placeOrder, type NewOrder } from "./order-service.server";
 import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, runPaymentAttempt, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
 import { receiveWebhook } from "./payment-webhooks.server";
 import { quoteCheckout } from "./quote.server";
+import { pollPendingRefunds } from "./refund-service.server";
 
 const quote = quoteCheckout(marketFor("DE"), "shape-3", testToday);
 if (!quote) throw new Error("shape-3 is not for sale");
@@ -137,6 +138,55 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     }
     expect(await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge))).toHaveLength(1);
     expect((await orderById(database.db, atBank.order.id))?.status).toBe("paid");
+  });
+
+  it("keeps the refund of a stray charge until the provider settles it, and shows the operator one that failed, apart from the order's refunds", async () => {
+    const { gateway, providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+    await gateway.answer(bankCharge, true);
+    // The provider takes the refund of the stray charge as pending (a bank transfer takes days).
+    provider.refund = async () => ({ status: "pending", refundRef: "re_stray_pending" });
+    const byCard = await pay(database.db, providers, token, "card", card);
+    expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+    const [stray] = await database.db.select().from(refunds).where(eq(refunds.paymentId, atBank.payment.id));
+    expect(stray).toMatchObject({ kind: "stray", status: "pending", providerRef: "re_stray_pending", amountMinor: 8970, lineIds: [] });
+
+    // The poll asks about it like any pending refund: still pending, nothing changes.
+    let answer: "pending" | "failed" = "pending";
+    provider.retrieveRefund = async (refundRef) => (answer === "pending" ? { status: "pending", refundRef } : { status: "failed", reason: "the bank account is closed" });
+    const pollers = new Map([["test", provider]]);
+    await pollPendingRefunds(database.db, pollers, { olderThanMs: 0 });
+    expect((await database.db.select().from(refunds).where(eq(refunds.id, stray?.id ?? "")))[0]?.status).toBe("pending");
+
+    // Then it fails: the row says so, the timeline says the operator must act, the order stays paid and untouched.
+    answer = "failed";
+    await pollPendingRefunds(database.db, pollers, { olderThanMs: 0 });
+    const [failed] = await database.db.select().from(refunds).where(eq(refunds.id, stray?.id ?? ""));
+    expect(failed).toMatchObject({ status: "failed", failureReason: "the bank account is closed" });
+    expect(await eventTypes(atBank.order.id)).toContain("stray_charge_refund_failed");
+    const order = await orderById(database.db, atBank.order.id);
+    expect(order?.status).toBe("paid");
+    expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, atBank.order.id), eq(outbox.kind, "refund")))).toHaveLength(0);
+  });
+
+  it("books a stray refund that the provider's event completes without counting it as given back of the order", async () => {
+    const { gateway, providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    await gateway.answer(atBank.payment.providerRef ?? "", true);
+    provider.refund = async () => ({ status: "pending", refundRef: "re_stray_later" });
+    await pay(database.db, providers, token, "card", card);
+    const webhook: VerifiedWebhook = { eventId: `evt_${randomUUID()}`, event: { type: "refund.settled", providerRef: atBank.payment.providerRef ?? "", refundRef: "re_stray_later", status: "succeeded" } };
+    expect(await receiveWebhook(database.db, provider, new Headers(), JSON.stringify(webhook))).toBe(200);
+    const [stray] = await database.db.select().from(refunds).where(eq(refunds.paymentId, atBank.payment.id));
+    expect(stray?.status).toBe("succeeded");
+    expect((await orderById(database.db, atBank.order.id))?.status).toBe("paid");
+    expect(await eventTypes(atBank.order.id)).toContain("stray_charge_refund_confirmed");
+    expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, atBank.order.id), eq(outbox.kind, "refund")))).toHaveLength(0);
   });
 
   it("never captures a closed attempt when the provider says it waits for the store, and refunds one charged anyway", async () => {

@@ -1,7 +1,7 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { payments } from "../db/schema";
+import { payments, refunds } from "../db/schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
 import { orderById, paymentById, recordEvent, type Order, type Payment } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";
@@ -92,14 +92,37 @@ export async function settleAttempt(db: Database, provider: PaymentProvider, pay
   return applied;
 }
 
-/** Money taken for a closed attempt goes back, once (the refund's key is the attempt's), and the order's timeline says why. */
+/**
+ * Money taken for a closed attempt goes back, once (the refund's key is the attempt's), and the
+ * order's timeline says why. The refund is a `stray` row of `refunds`: out of the order's totals,
+ * but settled by the provider's events and the pending-refund poll like the store's own, so one
+ * that fails later shows in the back office.
+ */
 async function refundStrayCharge(db: Database, provider: PaymentProvider, payment: Payment, providerRef: string): Promise<Payment> {
   if (payment.strayRefundRef) return payment;
-  const refund = await provider.refund({ idempotencyKey: `${payment.idempotencyKey}:stray-refund`, providerRef, amountMinor: payment.amountMinor });
-  const detail = { payment: payment.id, method: payment.method, amount: payment.amountMinor, providerRef, reason: payment.supersededAt ? "paid_another_way" : "attempt_closed" };
+  const idempotencyKey = `${payment.idempotencyKey}:stray-refund`;
+  const refund = await provider.refund({ idempotencyKey, providerRef, amountMinor: payment.amountMinor });
+  const reason = payment.supersededAt ? "paid_another_way" : "attempt_closed";
+  const detail = { payment: payment.id, method: payment.method, amount: payment.amountMinor, providerRef, reason };
+  const row = {
+    id: randomUUID(),
+    orderId: payment.orderId,
+    paymentId: payment.id,
+    amountMinor: payment.amountMinor,
+    lineIds: [],
+    reason: payment.supersededAt ? "charged after the buyer paid another way" : "charged after the attempt was closed",
+    kind: "stray" as const,
+    idempotencyKey,
+  };
   if (refund.status === "failed") {
-    // Left for the operator: the back office shows the attempt as charged, the timeline why it was not refunded.
-    await recordEvent(db, payment.orderId, "stray_charge_refund_failed", { ...detail, failure: refund.reason.slice(0, 200) });
+    // Left for the operator: the back office shows the refund as failed, the timeline why; the reconciler tries again.
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(refunds)
+        .values({ ...row, status: "failed", failureReason: refund.reason.slice(0, 200) })
+        .onConflictDoUpdate({ target: refunds.idempotencyKey, set: { failureReason: refund.reason.slice(0, 200) }, where: eq(refunds.status, "failed") });
+      await recordEvent(tx, payment.orderId, "stray_charge_refund_failed", { ...detail, failure: refund.reason.slice(0, 200) });
+    });
     console.error(`Refund of stray charge ${providerRef} (payment ${payment.id}) failed: ${refund.reason}`);
     return payment;
   }
@@ -110,6 +133,11 @@ async function refundStrayCharge(db: Database, provider: PaymentProvider, paymen
       .where(and(eq(payments.id, payment.id), isNull(payments.strayRefundRef)))
       .returning();
     if (!updated) return (await paymentById(tx, payment.id)) ?? payment;
+    // A try that failed before left a failed row under the same key: this one replaces it.
+    await tx
+      .insert(refunds)
+      .values({ ...row, status: refund.status, providerRef: refund.refundRef })
+      .onConflictDoUpdate({ target: refunds.idempotencyKey, set: { status: refund.status, providerRef: refund.refundRef, failureReason: null } });
     await recordEvent(tx, payment.orderId, "stray_charge_refunded", { ...detail, refund: refund.refundRef, refundStatus: refund.status });
     return updated;
   });

@@ -209,7 +209,7 @@ async function orderTotals(tx: Transaction, orderId: string): Promise<{ paidMino
   const given = await tx
     .select({ amountMinor: refunds.amountMinor })
     .from(refunds)
-    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")));
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded"), eq(refunds.kind, "order")));
   return { paidMinor: paid.reduce((sum, row) => sum + row.amountMinor, 0), givenMinor: given.reduce((sum, row) => sum + row.amountMinor, 0) };
 }
 
@@ -244,6 +244,13 @@ export async function settleProviderRefund(db: Database, refundRef: string, stat
     .returning();
   // Applied before, or a refund made in the provider's dashboard (its total arrives as payment.refunded).
   if (!row) return;
+  if (row.kind === "stray") {
+    // A charge the store had not wanted: the order's money and status are not this refund's; a failed one is the operator's to give back.
+    const detail = { payment: row.paymentId, refund: refundRef, amount: row.amountMinor };
+    await recordEvent(db, row.orderId, row.status === "succeeded" ? "stray_charge_refund_confirmed" : "stray_charge_refund_failed", row.status === "succeeded" ? detail : { ...detail, failure: failureReason });
+    if (row.status === "failed") console.error(`Refund ${refundRef} of a stray charge (payment ${row.paymentId}) failed at the provider: ${failureReason}`);
+    return;
+  }
   if (row.status === "succeeded") {
     await settleOrder(db, row.orderId, [row], row.reason);
     return;
