@@ -209,6 +209,33 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     provider.retrievePayment = retrieve;
   });
 
+  it("keeps asking, less often after a day, about a superseded attempt the provider could not cancel while its debit was processing, and refunds it once it succeeds", async () => {
+    const { gateway, providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+    // The debit is on its way at the bank: the provider cannot cancel it.
+    const cancel = provider.cancelPayment;
+    provider.cancelPayment = async (ref) => ({ status: "processing", providerRef: ref });
+    const byCard = await pay(database.db, providers, token, "card", card);
+    expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+    expect((await paymentById(database.db, atBank.payment.id))?.providerClosedAt).toBeNull();
+
+    const hour = 60 * 60 * 1000;
+    const at = (ms: number) => () => new Date(Date.now() + ms);
+    expect(await reconcilePaymentAttempts(database.db, providers, at(25 * hour))).toBe(1);
+    // Past its first day it is asked hourly, not every few minutes.
+    expect(await reconcilePaymentAttempts(database.db, providers, at(25 * hour + reconcileAfterMs + 1000))).toBe(0);
+
+    // Days later the debit has gone through: the next round refunds it.
+    await gateway.answer(bankCharge, true);
+    provider.cancelPayment = cancel;
+    expect(await reconcilePaymentAttempts(database.db, providers, at(4 * 24 * hour))).toBe(1);
+    expect((await paymentById(database.db, atBank.payment.id))?.strayRefundRef).toMatch(/^tgr_/);
+    expect(await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge))).toHaveLength(1);
+  });
+
   it("replays a lost answer with what the first call sent, though the buyer's next submission brings a new token", async () => {
     const { providers, sent, loseAnswers } = await setup();
     const token = randomUUID();

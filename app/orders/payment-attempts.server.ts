@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { payments, refunds } from "../db/schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
@@ -242,28 +242,37 @@ export async function refreshAttempt(db: Database, provider: PaymentProvider, pa
 export const reconcileAfterMs = 5 * 60 * 1000;
 /** Stripe keeps an idempotency key 24 hours: an unanswered first call is replayed only within that. */
 const replayWithinMs = 23 * 60 * 60 * 1000;
+const dayMs = 24 * 60 * 60 * 1000;
+/** A debit on its way at the bank (SEPA) can take two weeks to end; after its first day it is asked hourly. */
+const settlingWithinMs = 30 * dayMs;
+const settlingEveryMs = 60 * 60 * 1000;
 
 /**
  * Takes the next attempt that needs the provider's word, one instance at a time: the row is locked
  * with SKIP LOCKED while its `checked_at` is set, so another instance takes another attempt, and
- * this one is not asked again for `reconcileAfterMs`.
+ * this one is not asked again for `reconcileAfterMs` (hourly once it is a day old).
  */
 async function claimAttempt(db: Database, now: Date): Promise<Payment | undefined> {
   const due = new Date(now.getTime() - reconcileAfterMs);
-  // A buyer who has not finished in a day has left; the provider's webhook still settles the attempt.
-  const recent = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+  const dayAgo = new Date(now.getTime() - dayMs);
+  const openNeedsWord = and(inArray(payments.status, ["started", "requires_action", "processing"]), lt(payments.updatedAt, due));
+  const unclosed = and(isNotNull(payments.supersededAt), isNull(payments.providerClosedAt), isNull(payments.strayRefundRef));
   return db.transaction(async (tx) => {
     const [payment] = await tx
       .select()
       .from(payments)
       .where(
-        and(
-          or(
-            and(inArray(payments.status, ["started", "requires_action", "processing"]), lt(payments.updatedAt, due)),
-            and(isNotNull(payments.supersededAt), isNull(payments.providerClosedAt), isNull(payments.strayRefundRef)),
+        or(
+          // A buyer who has not finished in a day has left; the provider's webhook still settles the attempt.
+          and(or(openNeedsWord, unclosed), or(isNull(payments.checkedAt), lt(payments.checkedAt, due)), gt(payments.createdAt, dayAgo)),
+          // A debit still processing, or a closed attempt the provider could not cancel yet (its debit
+          // was processing), is asked about until it ends: a charge left there would never be refunded.
+          and(
+            or(and(eq(payments.status, "processing"), lt(payments.updatedAt, due)), unclosed),
+            or(isNull(payments.checkedAt), lt(payments.checkedAt, new Date(now.getTime() - settlingEveryMs))),
+            lte(payments.createdAt, dayAgo),
+            gt(payments.createdAt, new Date(now.getTime() - settlingWithinMs)),
           ),
-          or(isNull(payments.checkedAt), lt(payments.checkedAt, due)),
-          gt(payments.createdAt, recent),
         ),
       )
       .orderBy(payments.updatedAt)
