@@ -84,6 +84,17 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     return runPaymentAttempt(db, providers, placed, startRequest(method, details));
   }
 
+  /** The buyer pays by card while the bank's payment cannot be cancelled; the bank approves it just after: a stray charge. */
+  async function payWhileBankApproves(providers: ProviderLookup, provider: PaymentProvider, token: string, bankCharge: string) {
+    const cancel = provider.cancelPayment;
+    provider.cancelPayment = () => Promise.reject(new Error("socket hang up"));
+    const byCard = await pay(database.db, providers, token, "card", card);
+    provider.cancelPayment = cancel;
+    await new TestGateway(database.db).answer(bankCharge, true);
+    await reconcilePaymentAttempts(database.db, providers, () => new Date(Date.now() + reconcileAfterMs + 1000));
+    return byCard;
+  }
+
   const eventTypes = async (orderId: string) => (await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).map((event) => event.type);
 
   it("cancels at the provider the bank payment a buyer left for a card, so approving it later takes nothing", async () => {
@@ -107,8 +118,8 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     expect(await eventTypes(atBank.order.id)).toEqual(expect.arrayContaining(["payment_superseded", "payment_cancelled_at_provider"]));
   });
 
-  it("refunds at once what a superseded payment took in a race, says why on the timeline, and keeps the order paid", async () => {
-    const { gateway, providers } = await setup();
+  it("takes a payment the buyer finished in the other tab as the order's, instead of charging the new one and refunding it", async () => {
+    const { gateway, providers, sent } = await setup();
     const token = randomUUID();
     const atBank = await pay(database.db, providers, token, "bank", {});
     if (atBank.kind !== "settled") throw new Error("expected the bank's page");
@@ -117,7 +128,36 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     await gateway.answer(bankCharge, true);
 
     const byCard = await pay(database.db, providers, token, "card", card);
+    if (byCard.kind !== "settled") throw new Error("expected an outcome");
+    expect(byCard.order.status).toBe("paid");
+    expect(byCard.payment).toMatchObject({ id: atBank.payment.id, status: "succeeded", supersededAt: null, strayRefundRef: null });
+    // The card was never sent to the provider, and nothing is given back.
+    expect(sent.map((input) => input.method)).toEqual(["bank"]);
+    expect(await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge))).toHaveLength(0);
+    const cardAttempt = (await database.db.select().from(payments).where(eq(payments.orderId, atBank.order.id))).find((payment) => payment.method === "card");
+    expect(cardAttempt).toMatchObject({ status: "cancelled", providerRef: null });
+    expect(cardAttempt?.providerClosedAt).not.toBeNull();
+    expect(await eventTypes(atBank.order.id)).toEqual(expect.arrayContaining(["payment_finished_elsewhere", "payment_succeeded"]));
+    expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, atBank.order.id), eq(outbox.kind, "order-confirmation")))).toHaveLength(1);
+    // The reconciler finds nothing left to close.
+    expect(await reconcilePaymentAttempts(database.db, providers, () => new Date(Date.now() + reconcileAfterMs + 1000))).toBe(0);
+  });
+
+  it("refunds at once what a superseded payment took in a race, says why on the timeline, and keeps the order paid", async () => {
+    const { gateway, providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+    // The provider cannot be reached to cancel the bank payment while the buyer pays by card...
+    const cancel = provider.cancelPayment;
+    provider.cancelPayment = () => Promise.reject(new Error("socket hang up"));
+    const byCard = await pay(database.db, providers, token, "card", card);
     expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+    // ...and the bank approves before the reconciler closes it.
+    await gateway.answer(bankCharge, true);
+    provider.cancelPayment = cancel;
+    expect(await reconcilePaymentAttempts(database.db, providers, () => new Date(Date.now() + reconcileAfterMs + 1000))).toBe(1);
     const refunded = await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge));
     expect(refunded).toHaveLength(1);
     expect(refunded[0]?.amountMinor).toBe(8970);
@@ -141,15 +181,14 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
   });
 
   it("keeps the refund of a stray charge until the provider settles it, and shows the operator one that failed, apart from the order's refunds", async () => {
-    const { gateway, providers, provider } = await setup();
+    const { providers, provider } = await setup();
     const token = randomUUID();
     const atBank = await pay(database.db, providers, token, "bank", {});
     if (atBank.kind !== "settled") throw new Error("expected the bank's page");
     const bankCharge = atBank.payment.providerRef ?? "";
-    await gateway.answer(bankCharge, true);
     // The provider takes the refund of the stray charge as pending (a bank transfer takes days).
     provider.refund = async () => ({ status: "pending", refundRef: "re_stray_pending" });
-    const byCard = await pay(database.db, providers, token, "card", card);
+    const byCard = await payWhileBankApproves(providers, provider, token, bankCharge);
     expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
     const [stray] = await database.db.select().from(refunds).where(eq(refunds.paymentId, atBank.payment.id));
     expect(stray).toMatchObject({ kind: "stray", status: "pending", providerRef: "re_stray_pending", amountMinor: 8970, lineIds: [] });
@@ -173,13 +212,12 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
   });
 
   it("books a stray refund that the provider's event completes without counting it as given back of the order", async () => {
-    const { gateway, providers, provider } = await setup();
+    const { providers, provider } = await setup();
     const token = randomUUID();
     const atBank = await pay(database.db, providers, token, "bank", {});
     if (atBank.kind !== "settled") throw new Error("expected the bank's page");
-    await gateway.answer(atBank.payment.providerRef ?? "", true);
     provider.refund = async () => ({ status: "pending", refundRef: "re_stray_later" });
-    await pay(database.db, providers, token, "card", card);
+    await payWhileBankApproves(providers, provider, token, atBank.payment.providerRef ?? "");
     const webhook: VerifiedWebhook = { eventId: `evt_${randomUUID()}`, event: { type: "refund.settled", providerRef: atBank.payment.providerRef ?? "", refundRef: "re_stray_later", status: "succeeded" } };
     expect(await receiveWebhook(database.db, provider, new Headers(), JSON.stringify(webhook))).toBe(200);
     const [stray] = await database.db.select().from(refunds).where(eq(refunds.paymentId, atBank.payment.id));

@@ -4,7 +4,7 @@ import type { Database } from "../db/database.server";
 import { payments, refunds } from "../db/schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
 import { orderById, paymentById, recordEvent, type Order, type Payment } from "./order-records.server";
-import { applyPaymentOutcome } from "./order-service.server";
+import { adoptSupersededCharge, applyPaymentOutcome } from "./order-service.server";
 
 /**
  * One payment attempt from first call to outcome, for the checkout and the upsells alike
@@ -144,38 +144,47 @@ async function refundStrayCharge(db: Database, provider: PaymentProvider, paymen
 }
 
 /**
- * Cancels a superseded attempt at its provider; if the provider had taken the money already (the
- * buyer finished the other page first), it goes back at once. A provider that cannot be reached
- * now leaves the attempt to the reconciler.
+ * Cancels a superseded attempt at its provider. If the provider had taken the money already (the
+ * buyer finished the other page first) and the attempt that superseded it (`unsent`) has not been
+ * sent, that charge pays the order instead (returned); otherwise it goes back at once. A provider
+ * that cannot be reached now leaves the attempt to the reconciler.
  */
-export async function closeSupersededAttempt(db: Database, providers: ProviderLookup, payment: Payment): Promise<void> {
+export async function closeSupersededAttempt(db: Database, providers: ProviderLookup, payment: Payment, unsent?: Payment): Promise<{ order: Order; payment: Payment } | null> {
   const provider = providers(payment.provider);
-  if (!provider) return;
+  if (!provider) return null;
   if (!payment.providerRef) {
     await db.update(payments).set({ providerClosedAt: new Date() }).where(eq(payments.id, payment.id));
-    return;
+    return null;
   }
   const outcome = await provider.cancelPayment(payment.providerRef);
   if (outcome.status === "succeeded") {
+    // Charged before the new attempt was sent: that charge pays the order, and the new one is not made.
+    const adopted = unsent ? await adoptSupersededCharge(db, payment.id, unsent.id, outcome) : null;
+    if (adopted) return adopted;
     await refundStrayCharge(db, provider, (await paymentById(db, payment.id)) ?? payment, outcome.providerRef);
-    return;
+    return null;
   }
   // A debit already on its way cannot be cancelled: its end comes by webhook or the reconciler.
-  if (outcome.status === "processing") return;
+  if (outcome.status === "processing") return null;
   const closed = await db
     .update(payments)
     .set({ providerClosedAt: new Date() })
     .where(and(eq(payments.id, payment.id), isNull(payments.providerClosedAt)))
     .returning();
   if (closed.length > 0) await recordEvent(db, payment.orderId, "payment_cancelled_at_provider", { payment: payment.id, method: payment.method, providerRef: payment.providerRef });
+  return null;
 }
 
-/** The other attempt was closed in our database; closing it at the provider must not cost the buyer this one. */
-async function closeQuietly(db: Database, providers: ProviderLookup, payment: Payment): Promise<void> {
+/**
+ * The other attempt was closed in our database; closing it at the provider must not cost the buyer
+ * this one. Returns the order and payment when the other attempt had been paid and now pays the order.
+ */
+async function closeQuietly(db: Database, providers: ProviderLookup, payment: Payment, unsent: Payment): Promise<{ order: Order; payment: Payment } | null> {
   try {
-    await closeSupersededAttempt(db, providers, payment);
+    return await closeSupersededAttempt(db, providers, payment, unsent);
   } catch (error) {
     console.error(`Could not cancel superseded payment ${payment.id} at ${payment.provider} now, the reconciler tries again: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
   }
 }
 
@@ -185,8 +194,9 @@ export type AttemptResult =
   | { kind: "unavailable"; payment: Payment };
 
 /**
- * Runs one attempt: closes the attempt it superseded, waits for one another request is paying,
- * calls the provider (a replay sends what the first call sent) and applies the outcome.
+ * Runs one attempt: closes the attempt it superseded (one found charged pays the order, and this
+ * attempt is never sent), waits for one another request is paying, calls the provider (a replay
+ * sends what the first call sent) and applies the outcome.
  */
 export async function runPaymentAttempt(
   db: Database,
@@ -194,7 +204,10 @@ export async function runPaymentAttempt(
   attempt: { kind: "pay" | "in_progress"; payment: Payment; superseded?: Payment },
   request: AttemptRequest,
 ): Promise<AttemptResult> {
-  if (attempt.superseded) await closeQuietly(db, providers, attempt.superseded);
+  if (attempt.superseded) {
+    const adopted = await closeQuietly(db, providers, attempt.superseded, attempt.payment);
+    if (adopted) return { kind: "settled", ...adopted, outcome: { status: "succeeded", providerRef: adopted.payment.providerRef ?? "", reusableMethodRef: adopted.payment.reusableMethodRef } };
+  }
   let payment = attempt.payment;
   const provider = providers(payment.provider);
   if (!provider) throw new Error(`No provider ${payment.provider} for payment ${payment.id}`);
