@@ -143,6 +143,28 @@ export async function placeOrder(db: Database, input: NewOrder, payment: { provi
   });
 }
 
+/**
+ * The buyer left this unpaid order for a new one (another bundle or market, same browser): its open
+ * attempts are closed here, to be cancelled at their providers, so approving one later pays nothing.
+ */
+export async function supersedeOpenAttempts(db: Database, orderId: string, newOrderId: string): Promise<Payment[]> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+    if (!order || !["pending_payment", "payment_failed"].includes(order.status)) return [];
+    const open = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.orderId, order.id), inArray(payments.status, [...openPaymentStatuses])))
+      .for("update");
+    const closed: Payment[] = [];
+    for (const payment of open) {
+      closed.push(await settlePayment(tx, payment, { status: "declined", providerRef: payment.providerRef, code: "cancelled" }, new Date()));
+      await recordEvent(tx, order.id, "payment_superseded", { payment: payment.id, method: payment.method, newOrder: newOrderId });
+    }
+    return closed;
+  });
+}
+
 async function settlePayment(tx: Transaction, payment: Payment, outcome: PaymentOutcome, supersededAt?: Date): Promise<Payment> {
   const status: PaymentStatus = outcome.status === "declined" ? (outcome.code === "cancelled" ? "cancelled" : "declined") : outcome.status;
   const [updated] = await tx

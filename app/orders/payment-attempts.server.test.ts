@@ -10,7 +10,7 @@ import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
 import { orderById, paymentById } from "./order-records.server";
 import { placeOrder, type NewOrder } from "./order-service.server";
-import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, runPaymentAttempt, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
+import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, runPaymentAttempt, supersedeLeftOrder, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
 import { receiveWebhook } from "./payment-webhooks.server";
 import { quoteCheckout } from "./quote.server";
 import { pollPendingRefunds } from "./refund-service.server";
@@ -116,6 +116,31 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     expect(superseded).toMatchObject({ status: "cancelled", strayRefundRef: null });
     expect(superseded?.providerClosedAt).not.toBeNull();
     expect(await eventTypes(atBank.order.id)).toEqual(expect.arrayContaining(["payment_superseded", "payment_cancelled_at_provider"]));
+  });
+
+  it("closes at the provider the waiting attempt of the unpaid order a buyer leaves for a new order in the same browser", async () => {
+    const { gateway, providers } = await setup();
+    const atBank = await pay(database.db, providers, randomUUID(), "bank", {});
+    if (atBank.kind !== "settled" || atBank.outcome.status !== "requires_action") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+
+    // Back at the store, the buyer checks out another bundle: a new order, and the old one is left.
+    const placed = await placeOrder(database.db, newOrder(randomUUID()), { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" });
+    if (placed.kind !== "pay") throw new Error("expected a new order");
+    await supersedeLeftOrder(database.db, providers, atBank.order.id, placed.order.id);
+    const byCard = await runPaymentAttempt(database.db, providers, placed, startRequest("card", card));
+    expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+
+    // Approving the old order's payment later takes nothing.
+    expect((await gateway.answer(bankCharge, true))?.status).toBe("declined");
+    const left = await paymentById(database.db, atBank.payment.id);
+    expect(left).toMatchObject({ status: "cancelled" });
+    expect(left?.supersededAt).not.toBeNull();
+    expect(left?.providerClosedAt).not.toBeNull();
+    expect((await orderById(database.db, atBank.order.id))?.status).not.toBe("paid");
+    // An order that is paid, or the new order itself, is never touched.
+    await supersedeLeftOrder(database.db, providers, placed.order.id, atBank.order.id);
+    expect((await orderById(database.db, placed.order.id))?.status).toBe("paid");
   });
 
   it("takes a payment the buyer finished in the other tab as the order's, instead of charging the new one and refunding it", async () => {

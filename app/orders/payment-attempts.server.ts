@@ -4,7 +4,7 @@ import type { Database } from "../db/database.server";
 import { payments, refunds } from "../db/schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
 import { orderById, paymentById, recordEvent, type Order, type Payment } from "./order-records.server";
-import { adoptSupersededCharge, applyPaymentOutcome } from "./order-service.server";
+import { adoptSupersededCharge, applyPaymentOutcome, supersedeOpenAttempts } from "./order-service.server";
 
 /**
  * One payment attempt from first call to outcome, for the checkout and the upsells alike
@@ -179,13 +179,23 @@ export async function closeSupersededAttempt(db: Database, providers: ProviderLo
  * The other attempt was closed in our database; closing it at the provider must not cost the buyer
  * this one. Returns the order and payment when the other attempt had been paid and now pays the order.
  */
-async function closeQuietly(db: Database, providers: ProviderLookup, payment: Payment, unsent: Payment): Promise<{ order: Order; payment: Payment } | null> {
+async function closeQuietly(db: Database, providers: ProviderLookup, payment: Payment, unsent?: Payment): Promise<{ order: Order; payment: Payment } | null> {
   try {
     return await closeSupersededAttempt(db, providers, payment, unsent);
   } catch (error) {
     console.error(`Could not cancel superseded payment ${payment.id} at ${payment.provider} now, the reconciler tries again: ${error instanceof Error ? error.message : String(error)}`);
     return null;
   }
+}
+
+/**
+ * A new order was placed in the browser whose order cookie names `leftOrderId`: the buyer left that
+ * order unpaid at a bank's or wallet's page. Its open attempts are closed at their providers, so a
+ * later approval there takes nothing (or goes back at once).
+ */
+export async function supersedeLeftOrder(db: Database, providers: ProviderLookup, leftOrderId: string, newOrderId: string): Promise<void> {
+  if (leftOrderId === newOrderId) return;
+  for (const payment of await supersedeOpenAttempts(db, leftOrderId, newOrderId)) await closeQuietly(db, providers, payment);
 }
 
 export type AttemptResult =
