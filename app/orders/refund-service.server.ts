@@ -264,11 +264,22 @@ export async function settleProviderRefund(db: Database, refundRef: string, stat
  * so only asking finds a failed one. Each answer is applied as its event would be, once.
  */
 export async function pollPendingRefunds(db: Database, providers: ReadonlyMap<string, PaymentProvider>, options: { olderThanMs: number; limit?: number }): Promise<void> {
+  // Only the providers that can be asked, chosen in the query: older refunds of the others (which
+  // tell of each by an event) would otherwise fill the batch for ever.
+  const askable = [...providers].filter(([, provider]) => provider.retrieveRefund).map(([id]) => id);
+  if (askable.length === 0) return;
   const waiting = await db
     .select({ providerRef: refunds.providerRef, provider: payments.provider })
     .from(refunds)
     .innerJoin(payments, eq(payments.id, refunds.paymentId))
-    .where(and(eq(refunds.status, "pending"), isNotNull(refunds.providerRef), lte(refunds.createdAt, new Date(Date.now() - options.olderThanMs))))
+    .where(
+      and(
+        eq(refunds.status, "pending"),
+        isNotNull(refunds.providerRef),
+        inArray(payments.provider, askable),
+        lte(refunds.createdAt, new Date(Date.now() - options.olderThanMs)),
+      ),
+    )
     .orderBy(asc(refunds.createdAt))
     .limit(options.limit ?? 50);
   for (const { providerRef, provider: providerId } of waiting) {
