@@ -136,7 +136,7 @@ export async function orderDetail(db: Database, number: string) {
   ].sort((a, b) => a.at.getTime() - b.at.getTime());
   const refundedLineIds = new Set(orderRefunds.filter((refund) => refund.status !== "failed").flatMap((refund) => refund.lineIds));
   const paidMinor = orderPayments.filter((payment) => payment.status === "succeeded").reduce((sum, payment) => sum + payment.amountMinor, 0);
-  const refundedMinor = orderRefunds.filter((refund) => refund.status === "succeeded").reduce((sum, refund) => sum + refund.amountMinor, 0);
+  const refundedMinor = orderRefunds.filter((refund) => refund.status === "succeeded" && refund.kind === "order").reduce((sum, refund) => sum + refund.amountMinor, 0);
   return { order, lines, payments: orderPayments, refunds: orderRefunds, disputes: orderDisputes, timeline, mails, shipments: parcels, refundedLineIds, paidMinor, refundedMinor };
 }
 

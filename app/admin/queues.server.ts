@@ -121,7 +121,7 @@ export async function listWithdrawals(db: Database, page = 1): Promise<QueuePage
           number,
           status: status ?? "",
           currency: currency ?? "EUR",
-          refundedMinor: given.filter((refund) => refund.orderId === orderId && refund.status === "succeeded").reduce((sum, refund) => sum + refund.amountMinor, 0),
+          refundedMinor: given.filter((refund) => refund.orderId === orderId && refund.status === "succeeded" && refund.kind === "order").reduce((sum, refund) => sum + refund.amountMinor, 0),
           refundableLines: lines
             .filter((line) => line.orderId === orderId && !refundedLineIds.has(line.id))
             .map((line) => ({ id: line.id, productName: line.productName, grossMinor: line.grossMinor })),

@@ -7,7 +7,7 @@ import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.se
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { cookieOrder } from "../upsells/order-page.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
-import { isPaymentReturnToken, providerReturnPath, refreshAttempt, runPaymentAttempt } from "../orders/payment-attempts.server";
+import { isPaymentReturnToken, providerReturnPath, refreshAttempt, runPaymentAttempt, supersedeLeftOrder } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
 import { paymentSetupOf } from "../payments/payment-setup";
@@ -196,6 +196,11 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     if (ownOrder) throw redirect(next, { status: 303, headers: cookieHeader });
     return reply(409, texts.alreadyPlaced);
   }
+
+  // The order this browser held before, left unpaid at a bank's or wallet's page for this one: its
+  // waiting attempt is closed at the provider, so approving it later cannot pay a second order.
+  const leftOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
+  if (leftOrder && leftOrder !== placed.order.id) await supersedeLeftOrder(db, (id) => providers.get(id), leftOrder, placed.order.id);
 
   const returnPath = providerReturnPath(payments.id, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey);
   const attempt = await runPaymentAttempt(db, (id) => providers.get(id), placed, {

@@ -178,6 +178,12 @@ export const refunds = pgTable(
     /** The order lines this refund gives back; empty for an amount not tied to lines (delivery). */
     lineIds: jsonb("line_ids").$type<number[]>().notNull().default([]),
     reason: text("reason").notNull(),
+    /**
+     * `order`: money given back of what the order took. `stray`: a charge the store had not wanted
+     * (a closed attempt charged anyway) given back; kept out of the order's totals, but settled by
+     * the provider's events and the poll like any other refund.
+     */
+    kind: text("kind").$type<"order" | "stray">().notNull().default("order"),
     status: text("status").$type<"pending" | "succeeded" | "failed">().notNull(),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     providerRef: text("provider_ref"),

@@ -143,6 +143,28 @@ export async function placeOrder(db: Database, input: NewOrder, payment: { provi
   });
 }
 
+/**
+ * The buyer left this unpaid order for a new one (another bundle or market, same browser): its open
+ * attempts are closed here, to be cancelled at their providers, so approving one later pays nothing.
+ */
+export async function supersedeOpenAttempts(db: Database, orderId: string, newOrderId: string): Promise<Payment[]> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+    if (!order || !["pending_payment", "payment_failed"].includes(order.status)) return [];
+    const open = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.orderId, order.id), inArray(payments.status, [...openPaymentStatuses])))
+      .for("update");
+    const closed: Payment[] = [];
+    for (const payment of open) {
+      closed.push(await settlePayment(tx, payment, { status: "declined", providerRef: payment.providerRef, code: "cancelled" }, new Date()));
+      await recordEvent(tx, order.id, "payment_superseded", { payment: payment.id, method: payment.method, newOrder: newOrderId });
+    }
+    return closed;
+  });
+}
+
 async function settlePayment(tx: Transaction, payment: Payment, outcome: PaymentOutcome, supersededAt?: Date): Promise<Payment> {
   const status: PaymentStatus = outcome.status === "declined" ? (outcome.code === "cancelled" ? "cancelled" : "declined") : outcome.status;
   const [updated] = await tx
@@ -160,6 +182,50 @@ async function settlePayment(tx: Transaction, payment: Payment, outcome: Payment
     .where(eq(payments.id, payment.id))
     .returning();
   return updated as Payment;
+}
+
+/** The order is paid: its status and its confirmation e-mail, once. */
+async function markPaid(tx: Transaction, order: Order, detail: { payment: string; method: string; amount: number }): Promise<Order> {
+  const paid = order.status === "paid" ? order : await changeStatus(tx, order, "paid", "payment_succeeded", detail);
+  await tx
+    .insert(outbox)
+    .values({
+      kind: "order-confirmation",
+      dedupeKey: `order-confirmation:${order.id}`,
+      orderId: order.id,
+      recipient: order.email,
+      locale: order.locale,
+      sendAfter: new Date(Date.now() + confirmationDelayMs),
+    })
+    .onConflictDoNothing({ target: outbox.dedupeKey });
+  return paid;
+}
+
+/**
+ * The attempt the buyer left turned out charged (they finished the bank's, wallet's or 3-D Secure
+ * page in another tab) before the new one was sent: that charge becomes the order's payment and the
+ * new attempt is closed unsent, rather than charging again and refunding. Null when it is too late
+ * for that (the new attempt was sent, or the order is paid another way): the charge goes back.
+ */
+export async function adoptSupersededCharge(db: Database, chargedId: string, unsentId: string, outcome: Extract<PaymentOutcome, { status: "succeeded" }>): Promise<{ order: Order; payment: Payment } | null> {
+  return db.transaction(async (tx) => {
+    const [charged] = await tx.select().from(payments).where(eq(payments.id, chargedId)).for("update");
+    const [unsent] = await tx.select().from(payments).where(eq(payments.id, unsentId)).for("update");
+    if (!charged || !unsent || charged.orderId !== unsent.orderId) return null;
+    const [order] = await tx.select().from(orders).where(eq(orders.id, charged.orderId)).for("update");
+    if (!order || !["pending_payment", "payment_failed"].includes(order.status)) return null;
+    if (charged.strayRefundRef || !charged.supersededAt || unsent.status !== "started" || unsent.providerRef || unsent.providerRequest) return null;
+    const now = new Date();
+    await tx.update(payments).set({ status: "cancelled", failureCode: "cancelled", supersededAt: now, providerClosedAt: now, updatedAt: now }).where(eq(payments.id, unsent.id));
+    const [payment] = await tx
+      .update(payments)
+      .set({ status: "succeeded", providerRef: outcome.providerRef, reusableMethodRef: outcome.reusableMethodRef, failureCode: null, supersededAt: null, updatedAt: now })
+      .where(eq(payments.id, charged.id))
+      .returning();
+    const detail = { payment: charged.id, method: charged.method, amount: charged.amountMinor };
+    await recordEvent(tx, order.id, "payment_finished_elsewhere", { ...detail, instead: unsent.id, insteadMethod: unsent.method });
+    return { order: await markPaid(tx, order, detail), payment: payment as Payment };
+  });
 }
 
 /**
@@ -181,21 +247,7 @@ export async function applyPaymentOutcome(db: Database, paymentId: string, outco
       await recordEvent(tx, order.id, `upsell_payment_${outcome.status}`, { ...detail, step: payment.upsellLine.step });
       return { order, payment: updated };
     }
-    if (outcome.status === "succeeded") {
-      const paid = order.status === "paid" ? order : await changeStatus(tx, order, "paid", "payment_succeeded", detail);
-      await tx
-        .insert(outbox)
-        .values({
-          kind: "order-confirmation",
-          dedupeKey: `order-confirmation:${order.id}`,
-          orderId: order.id,
-          recipient: order.email,
-          locale: order.locale,
-          sendAfter: new Date(Date.now() + confirmationDelayMs),
-        })
-        .onConflictDoNothing({ target: outbox.dedupeKey });
-      return { order: paid, payment: updated };
-    }
+    if (outcome.status === "succeeded") return { order: await markPaid(tx, order, detail), payment: updated };
     if (outcome.status === "declined") {
       const failed = order.status === "pending_payment" ? await changeStatus(tx, order, "payment_failed", "payment_declined", { ...detail, code: outcome.code }) : order;
       return { order: failed, payment: updated };

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
-import { orderEvents, outbox, payments, testGatewayCharges, testGatewayRefunds } from "../db/schema";
+import { orderEvents, outbox, payments, refunds, testGatewayCharges, testGatewayRefunds } from "../db/schema";
 import { marketFor } from "../market/markets";
 import type { PaymentProvider, StartPaymentInput, VerifiedWebhook } from "../payments/provider";
 import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
@@ -12,9 +12,10 @@ import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
 import { orderById, paymentById } from "./order-records.server";
 import { placeOrder, type NewOrder } from "./order-service.server";
-import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, runPaymentAttempt, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
+import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, runPaymentAttempt, supersedeLeftOrder, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
 import { receiveWebhook } from "./payment-webhooks.server";
 import { quoteCheckout } from "./quote.server";
+import { pollPendingRefunds } from "./refund-service.server";
 
 const quote = quoteCheckout(marketFor("DE"), "shape-3", testToday);
 if (!quote) throw new Error("shape-3 is not for sale");
@@ -83,6 +84,17 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     const placed = await placeOrder(db, newOrder(token), { provider: "test", method, returnPath: "/checkout/de?bundle=shape-3" });
     if (placed.kind === "already_paid") throw new Error("already paid");
     return runPaymentAttempt(db, providers, placed, startRequest(method, details));
+  }
+
+  /** The buyer pays by card while the bank's payment cannot be cancelled; the bank approves it just after: a stray charge. */
+  async function payWhileBankApproves(providers: ProviderLookup, provider: PaymentProvider, token: string, bankCharge: string) {
+    const cancel = provider.cancelPayment;
+    provider.cancelPayment = () => Promise.reject(new Error("socket hang up"));
+    const byCard = await pay(database.db, providers, token, "card", card);
+    provider.cancelPayment = cancel;
+    await new TestGateway(database.db).answer(bankCharge, true);
+    await reconcilePaymentAttempts(database.db, providers, () => new Date(Date.now() + reconcileAfterMs + 1000));
+    return byCard;
   }
 
   const eventTypes = async (orderId: string) => (await database.db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId))).map((event) => event.type);
@@ -163,8 +175,33 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     expect((await paymentById(database.db, byCard.payment.id))?.providerRequest).toBeNull();
   });
 
-  it("refunds at once what a superseded payment took in a race, says why on the timeline, and keeps the order paid", async () => {
+  it("closes at the provider the waiting attempt of the unpaid order a buyer leaves for a new order in the same browser", async () => {
     const { gateway, providers } = await setup();
+    const atBank = await pay(database.db, providers, randomUUID(), "bank", {});
+    if (atBank.kind !== "settled" || atBank.outcome.status !== "requires_action") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+
+    // Back at the store, the buyer checks out another bundle: a new order, and the old one is left.
+    const placed = await placeOrder(database.db, newOrder(randomUUID()), { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" });
+    if (placed.kind !== "pay") throw new Error("expected a new order");
+    await supersedeLeftOrder(database.db, providers, atBank.order.id, placed.order.id);
+    const byCard = await runPaymentAttempt(database.db, providers, placed, startRequest("card", card));
+    expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+
+    // Approving the old order's payment later takes nothing.
+    expect((await gateway.answer(bankCharge, true))?.status).toBe("declined");
+    const left = await paymentById(database.db, atBank.payment.id);
+    expect(left).toMatchObject({ status: "cancelled" });
+    expect(left?.supersededAt).not.toBeNull();
+    expect(left?.providerClosedAt).not.toBeNull();
+    expect((await orderById(database.db, atBank.order.id))?.status).not.toBe("paid");
+    // An order that is paid, or the new order itself, is never touched.
+    await supersedeLeftOrder(database.db, providers, placed.order.id, atBank.order.id);
+    expect((await orderById(database.db, placed.order.id))?.status).toBe("paid");
+  });
+
+  it("takes a payment the buyer finished in the other tab as the order's, instead of charging the new one and refunding it", async () => {
+    const { gateway, providers, sent } = await setup();
     const token = randomUUID();
     const atBank = await pay(database.db, providers, token, "bank", {});
     if (atBank.kind !== "settled") throw new Error("expected the bank's page");
@@ -173,7 +210,36 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     await gateway.answer(bankCharge, true);
 
     const byCard = await pay(database.db, providers, token, "card", card);
+    if (byCard.kind !== "settled") throw new Error("expected an outcome");
+    expect(byCard.order.status).toBe("paid");
+    expect(byCard.payment).toMatchObject({ id: atBank.payment.id, status: "succeeded", supersededAt: null, strayRefundRef: null });
+    // The card was never sent to the provider, and nothing is given back.
+    expect(sent.map((input) => input.method)).toEqual(["bank"]);
+    expect(await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge))).toHaveLength(0);
+    const cardAttempt = (await database.db.select().from(payments).where(eq(payments.orderId, atBank.order.id))).find((payment) => payment.method === "card");
+    expect(cardAttempt).toMatchObject({ status: "cancelled", providerRef: null });
+    expect(cardAttempt?.providerClosedAt).not.toBeNull();
+    expect(await eventTypes(atBank.order.id)).toEqual(expect.arrayContaining(["payment_finished_elsewhere", "payment_succeeded"]));
+    expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, atBank.order.id), eq(outbox.kind, "order-confirmation")))).toHaveLength(1);
+    // The reconciler finds nothing left to close.
+    expect(await reconcilePaymentAttempts(database.db, providers, () => new Date(Date.now() + reconcileAfterMs + 1000))).toBe(0);
+  });
+
+  it("refunds at once what a superseded payment took in a race, says why on the timeline, and keeps the order paid", async () => {
+    const { gateway, providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+    // The provider cannot be reached to cancel the bank payment while the buyer pays by card...
+    const cancel = provider.cancelPayment;
+    provider.cancelPayment = () => Promise.reject(new Error("socket hang up"));
+    const byCard = await pay(database.db, providers, token, "card", card);
     expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+    // ...and the bank approves before the reconciler closes it.
+    await gateway.answer(bankCharge, true);
+    provider.cancelPayment = cancel;
+    expect(await reconcilePaymentAttempts(database.db, providers, () => new Date(Date.now() + reconcileAfterMs + 1000))).toBe(1);
     const refunded = await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge));
     expect(refunded).toHaveLength(1);
     expect(refunded[0]?.amountMinor).toBe(8970);
@@ -196,6 +262,53 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     expect((await orderById(database.db, atBank.order.id))?.status).toBe("paid");
   });
 
+  it("keeps the refund of a stray charge until the provider settles it, and shows the operator one that failed, apart from the order's refunds", async () => {
+    const { providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+    // The provider takes the refund of the stray charge as pending (a bank transfer takes days).
+    provider.refund = async () => ({ status: "pending", refundRef: "re_stray_pending" });
+    const byCard = await payWhileBankApproves(providers, provider, token, bankCharge);
+    expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+    const [stray] = await database.db.select().from(refunds).where(eq(refunds.paymentId, atBank.payment.id));
+    expect(stray).toMatchObject({ kind: "stray", status: "pending", providerRef: "re_stray_pending", amountMinor: 8970, lineIds: [] });
+
+    // The poll asks about it like any pending refund: still pending, nothing changes.
+    let answer: "pending" | "failed" = "pending";
+    provider.retrieveRefund = async (refundRef) => (answer === "pending" ? { status: "pending", refundRef } : { status: "failed", reason: "the bank account is closed" });
+    const pollers = new Map([["test", provider]]);
+    await pollPendingRefunds(database.db, pollers, { olderThanMs: 0 });
+    expect((await database.db.select().from(refunds).where(eq(refunds.id, stray?.id ?? "")))[0]?.status).toBe("pending");
+
+    // Then it fails: the row says so, the timeline says the operator must act, the order stays paid and untouched.
+    answer = "failed";
+    await pollPendingRefunds(database.db, pollers, { olderThanMs: 0 });
+    const [failed] = await database.db.select().from(refunds).where(eq(refunds.id, stray?.id ?? ""));
+    expect(failed).toMatchObject({ status: "failed", failureReason: "the bank account is closed" });
+    expect(await eventTypes(atBank.order.id)).toContain("stray_charge_refund_failed");
+    const order = await orderById(database.db, atBank.order.id);
+    expect(order?.status).toBe("paid");
+    expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, atBank.order.id), eq(outbox.kind, "refund")))).toHaveLength(0);
+  });
+
+  it("books a stray refund that the provider's event completes without counting it as given back of the order", async () => {
+    const { providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    provider.refund = async () => ({ status: "pending", refundRef: "re_stray_later" });
+    await payWhileBankApproves(providers, provider, token, atBank.payment.providerRef ?? "");
+    const webhook: VerifiedWebhook = { eventId: `evt_${randomUUID()}`, event: { type: "refund.settled", providerRef: atBank.payment.providerRef ?? "", refundRef: "re_stray_later", status: "succeeded" } };
+    expect(await receiveWebhook(database.db, provider, new Headers(), JSON.stringify(webhook))).toBe(200);
+    const [stray] = await database.db.select().from(refunds).where(eq(refunds.paymentId, atBank.payment.id));
+    expect(stray?.status).toBe("succeeded");
+    expect((await orderById(database.db, atBank.order.id))?.status).toBe("paid");
+    expect(await eventTypes(atBank.order.id)).toContain("stray_charge_refund_confirmed");
+    expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, atBank.order.id), eq(outbox.kind, "refund")))).toHaveLength(0);
+  });
+
   it("never captures a closed attempt when the provider says it waits for the store, and refunds one charged anyway", async () => {
     const { gateway, providers, provider } = await setup();
     const token = randomUUID();
@@ -214,6 +327,33 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     const back = await refreshAttempt(database.db, provider, (await paymentById(database.db, atBank.payment.id)) ?? atBank.payment);
     expect(back.payment.strayRefundRef).toMatch(/^tgr_/);
     provider.retrievePayment = retrieve;
+  });
+
+  it("keeps asking, less often after a day, about a superseded attempt the provider could not cancel while its debit was processing, and refunds it once it succeeds", async () => {
+    const { gateway, providers, provider } = await setup();
+    const token = randomUUID();
+    const atBank = await pay(database.db, providers, token, "bank", {});
+    if (atBank.kind !== "settled") throw new Error("expected the bank's page");
+    const bankCharge = atBank.payment.providerRef ?? "";
+    // The debit is on its way at the bank: the provider cannot cancel it.
+    const cancel = provider.cancelPayment;
+    provider.cancelPayment = async (ref) => ({ status: "processing", providerRef: ref });
+    const byCard = await pay(database.db, providers, token, "card", card);
+    expect(byCard.kind === "settled" && byCard.order.status).toBe("paid");
+    expect((await paymentById(database.db, atBank.payment.id))?.providerClosedAt).toBeNull();
+
+    const hour = 60 * 60 * 1000;
+    const at = (ms: number) => () => new Date(Date.now() + ms);
+    expect(await reconcilePaymentAttempts(database.db, providers, at(25 * hour))).toBe(1);
+    // Past its first day it is asked hourly, not every few minutes.
+    expect(await reconcilePaymentAttempts(database.db, providers, at(25 * hour + reconcileAfterMs + 1000))).toBe(0);
+
+    // Days later the debit has gone through: the next round refunds it.
+    await gateway.answer(bankCharge, true);
+    provider.cancelPayment = cancel;
+    expect(await reconcilePaymentAttempts(database.db, providers, at(4 * 24 * hour))).toBe(1);
+    expect((await paymentById(database.db, atBank.payment.id))?.strayRefundRef).toMatch(/^tgr_/);
+    expect(await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge))).toHaveLength(1);
   });
 
   it("replays a lost answer with what the first call sent, though the buyer's next submission brings a new token", async () => {

@@ -1,10 +1,10 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, eq, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { payments } from "../db/schema";
+import { payments, refunds } from "../db/schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
 import { orderById, paymentById, recordEvent, type Order, type Payment } from "./order-records.server";
-import { applyPaymentOutcome } from "./order-service.server";
+import { adoptSupersededCharge, applyPaymentOutcome, supersedeOpenAttempts } from "./order-service.server";
 
 /**
  * One payment attempt from first call to outcome, for the checkout and the upsells alike
@@ -92,14 +92,37 @@ export async function settleAttempt(db: Database, provider: PaymentProvider, pay
   return applied;
 }
 
-/** Money taken for a closed attempt goes back, once (the refund's key is the attempt's), and the order's timeline says why. */
+/**
+ * Money taken for a closed attempt goes back, once (the refund's key is the attempt's), and the
+ * order's timeline says why. The refund is a `stray` row of `refunds`: out of the order's totals,
+ * but settled by the provider's events and the pending-refund poll like the store's own, so one
+ * that fails later shows in the back office.
+ */
 async function refundStrayCharge(db: Database, provider: PaymentProvider, payment: Payment, providerRef: string): Promise<Payment> {
   if (payment.strayRefundRef) return payment;
-  const refund = await provider.refund({ idempotencyKey: `${payment.idempotencyKey}:stray-refund`, providerRef, amountMinor: payment.amountMinor });
-  const detail = { payment: payment.id, method: payment.method, amount: payment.amountMinor, providerRef, reason: payment.supersededAt ? "paid_another_way" : "attempt_closed" };
+  const idempotencyKey = `${payment.idempotencyKey}:stray-refund`;
+  const refund = await provider.refund({ idempotencyKey, providerRef, amountMinor: payment.amountMinor });
+  const reason = payment.supersededAt ? "paid_another_way" : "attempt_closed";
+  const detail = { payment: payment.id, method: payment.method, amount: payment.amountMinor, providerRef, reason };
+  const row = {
+    id: randomUUID(),
+    orderId: payment.orderId,
+    paymentId: payment.id,
+    amountMinor: payment.amountMinor,
+    lineIds: [],
+    reason: payment.supersededAt ? "charged after the buyer paid another way" : "charged after the attempt was closed",
+    kind: "stray" as const,
+    idempotencyKey,
+  };
   if (refund.status === "failed") {
-    // Left for the operator: the back office shows the attempt as charged, the timeline why it was not refunded.
-    await recordEvent(db, payment.orderId, "stray_charge_refund_failed", { ...detail, failure: refund.reason.slice(0, 200) });
+    // Left for the operator: the back office shows the refund as failed, the timeline why; the reconciler tries again.
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(refunds)
+        .values({ ...row, status: "failed", failureReason: refund.reason.slice(0, 200) })
+        .onConflictDoUpdate({ target: refunds.idempotencyKey, set: { failureReason: refund.reason.slice(0, 200) }, where: eq(refunds.status, "failed") });
+      await recordEvent(tx, payment.orderId, "stray_charge_refund_failed", { ...detail, failure: refund.reason.slice(0, 200) });
+    });
     console.error(`Refund of stray charge ${providerRef} (payment ${payment.id}) failed: ${refund.reason}`);
     return payment;
   }
@@ -110,45 +133,69 @@ async function refundStrayCharge(db: Database, provider: PaymentProvider, paymen
       .where(and(eq(payments.id, payment.id), isNull(payments.strayRefundRef)))
       .returning();
     if (!updated) return (await paymentById(tx, payment.id)) ?? payment;
+    // A try that failed before left a failed row under the same key: this one replaces it.
+    await tx
+      .insert(refunds)
+      .values({ ...row, status: refund.status, providerRef: refund.refundRef })
+      .onConflictDoUpdate({ target: refunds.idempotencyKey, set: { status: refund.status, providerRef: refund.refundRef, failureReason: null } });
     await recordEvent(tx, payment.orderId, "stray_charge_refunded", { ...detail, refund: refund.refundRef, refundStatus: refund.status });
     return updated;
   });
 }
 
 /**
- * Cancels a superseded attempt at its provider; if the provider had taken the money already (the
- * buyer finished the other page first), it goes back at once. A provider that cannot be reached
- * now leaves the attempt to the reconciler.
+ * Cancels a superseded attempt at its provider. If the provider had taken the money already (the
+ * buyer finished the other page first) and the attempt that superseded it (`unsent`) has not been
+ * sent, that charge pays the order instead (returned); otherwise it goes back at once. A provider
+ * that cannot be reached now leaves the attempt to the reconciler.
  */
-export async function closeSupersededAttempt(db: Database, providers: ProviderLookup, payment: Payment): Promise<void> {
+export async function closeSupersededAttempt(db: Database, providers: ProviderLookup, payment: Payment, unsent?: Payment): Promise<{ order: Order; payment: Payment } | null> {
   const provider = providers(payment.provider);
-  if (!provider) return;
+  if (!provider) return null;
   if (!payment.providerRef) {
     await db.update(payments).set({ providerClosedAt: new Date() }).where(eq(payments.id, payment.id));
-    return;
+    return null;
   }
   const outcome = await provider.cancelPayment(payment.providerRef);
   if (outcome.status === "succeeded") {
+    // Charged before the new attempt was sent: that charge pays the order, and the new one is not made.
+    const adopted = unsent ? await adoptSupersededCharge(db, payment.id, unsent.id, outcome) : null;
+    if (adopted) return adopted;
     await refundStrayCharge(db, provider, (await paymentById(db, payment.id)) ?? payment, outcome.providerRef);
-    return;
+    return null;
   }
   // A debit already on its way cannot be cancelled: its end comes by webhook or the reconciler.
-  if (outcome.status === "processing") return;
+  if (outcome.status === "processing") return null;
   const closed = await db
     .update(payments)
     .set({ providerClosedAt: new Date() })
     .where(and(eq(payments.id, payment.id), isNull(payments.providerClosedAt)))
     .returning();
   if (closed.length > 0) await recordEvent(db, payment.orderId, "payment_cancelled_at_provider", { payment: payment.id, method: payment.method, providerRef: payment.providerRef });
+  return null;
 }
 
-/** The other attempt was closed in our database; closing it at the provider must not cost the buyer this one. */
-async function closeQuietly(db: Database, providers: ProviderLookup, payment: Payment): Promise<void> {
+/**
+ * The other attempt was closed in our database; closing it at the provider must not cost the buyer
+ * this one. Returns the order and payment when the other attempt had been paid and now pays the order.
+ */
+async function closeQuietly(db: Database, providers: ProviderLookup, payment: Payment, unsent?: Payment): Promise<{ order: Order; payment: Payment } | null> {
   try {
-    await closeSupersededAttempt(db, providers, payment);
+    return await closeSupersededAttempt(db, providers, payment, unsent);
   } catch (error) {
     console.error(`Could not cancel superseded payment ${payment.id} at ${payment.provider} now, the reconciler tries again: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
   }
+}
+
+/**
+ * A new order was placed in the browser whose order cookie names `leftOrderId`: the buyer left that
+ * order unpaid at a bank's or wallet's page. Its open attempts are closed at their providers, so a
+ * later approval there takes nothing (or goes back at once).
+ */
+export async function supersedeLeftOrder(db: Database, providers: ProviderLookup, leftOrderId: string, newOrderId: string): Promise<void> {
+  if (leftOrderId === newOrderId) return;
+  for (const payment of await supersedeOpenAttempts(db, leftOrderId, newOrderId)) await closeQuietly(db, providers, payment);
 }
 
 export type AttemptResult =
@@ -157,8 +204,9 @@ export type AttemptResult =
   | { kind: "unavailable"; payment: Payment };
 
 /**
- * Runs one attempt: closes the attempt it superseded, waits for one another request is paying,
- * calls the provider (a replay sends what the first call sent) and applies the outcome.
+ * Runs one attempt: closes the attempt it superseded (one found charged pays the order, and this
+ * attempt is never sent), waits for one another request is paying, calls the provider (a replay
+ * sends what the first call sent) and applies the outcome.
  */
 export async function runPaymentAttempt(
   db: Database,
@@ -166,7 +214,10 @@ export async function runPaymentAttempt(
   attempt: { kind: "pay" | "in_progress"; payment: Payment; superseded?: Payment },
   request: AttemptRequest,
 ): Promise<AttemptResult> {
-  if (attempt.superseded) await closeQuietly(db, providers, attempt.superseded);
+  if (attempt.superseded) {
+    const adopted = await closeQuietly(db, providers, attempt.superseded, attempt.payment);
+    if (adopted) return { kind: "settled", ...adopted, outcome: { status: "succeeded", providerRef: adopted.payment.providerRef ?? "", reusableMethodRef: adopted.payment.reusableMethodRef } };
+  }
   let payment = attempt.payment;
   const provider = providers(payment.provider);
   if (!provider) throw new Error(`No provider ${payment.provider} for payment ${payment.id}`);
@@ -214,28 +265,37 @@ export async function refreshAttempt(db: Database, provider: PaymentProvider, pa
 export const reconcileAfterMs = 5 * 60 * 1000;
 /** Stripe keeps an idempotency key 24 hours: an unanswered first call is replayed only within that. */
 const replayWithinMs = 23 * 60 * 60 * 1000;
+const dayMs = 24 * 60 * 60 * 1000;
+/** A debit on its way at the bank (SEPA) can take two weeks to end; after its first day it is asked hourly. */
+const settlingWithinMs = 30 * dayMs;
+const settlingEveryMs = 60 * 60 * 1000;
 
 /**
  * Takes the next attempt that needs the provider's word, one instance at a time: the row is locked
  * with SKIP LOCKED while its `checked_at` is set, so another instance takes another attempt, and
- * this one is not asked again for `reconcileAfterMs`.
+ * this one is not asked again for `reconcileAfterMs` (hourly once it is a day old).
  */
 async function claimAttempt(db: Database, now: Date): Promise<Payment | undefined> {
   const due = new Date(now.getTime() - reconcileAfterMs);
-  // A buyer who has not finished in a day has left; the provider's webhook still settles the attempt.
-  const recent = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+  const dayAgo = new Date(now.getTime() - dayMs);
+  const openNeedsWord = and(inArray(payments.status, ["started", "requires_action", "processing"]), lt(payments.updatedAt, due));
+  const unclosed = and(isNotNull(payments.supersededAt), isNull(payments.providerClosedAt), isNull(payments.strayRefundRef));
   return db.transaction(async (tx) => {
     const [payment] = await tx
       .select()
       .from(payments)
       .where(
-        and(
-          or(
-            and(inArray(payments.status, ["started", "requires_action", "processing"]), lt(payments.updatedAt, due)),
-            and(isNotNull(payments.supersededAt), isNull(payments.providerClosedAt), isNull(payments.strayRefundRef)),
+        or(
+          // A buyer who has not finished in a day has left; the provider's webhook still settles the attempt.
+          and(or(openNeedsWord, unclosed), or(isNull(payments.checkedAt), lt(payments.checkedAt, due)), gt(payments.createdAt, dayAgo)),
+          // A debit still processing, or a closed attempt the provider could not cancel yet (its debit
+          // was processing), is asked about until it ends: a charge left there would never be refunded.
+          and(
+            or(and(eq(payments.status, "processing"), lt(payments.updatedAt, due)), unclosed),
+            or(isNull(payments.checkedAt), lt(payments.checkedAt, new Date(now.getTime() - settlingEveryMs))),
+            lte(payments.createdAt, dayAgo),
+            gt(payments.createdAt, new Date(now.getTime() - settlingWithinMs)),
           ),
-          or(isNull(payments.checkedAt), lt(payments.checkedAt, due)),
-          gt(payments.createdAt, recent),
         ),
       )
       .orderBy(payments.updatedAt)

@@ -5,6 +5,7 @@ import { startFakePayPal, type FakePayPal } from "../../tests/fakes/paypal/fake-
 import { payPalCheckoutInput } from "../../tests/fakes/paypal/payment-inputs";
 import { disputes, outbox, refunds } from "../db/schema";
 import { createPayPalProvider, type PayPalProvider } from "../payments/paypal/paypal-provider.server";
+import type { PaymentProvider } from "../payments/provider";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder } from "../test-support/orders";
 import { orderById } from "./order-records.server";
@@ -89,6 +90,22 @@ describe.each(databaseKinds)("PayPal refunds and disputes on %s", (kind) => {
     const again = await refundOrder(database.db, providers(), { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: randomUUID() });
     expect(again.kind).toBe("refunded");
     expect((await refundMails(orderId)).map((mail) => mail.payload.amountMinor)).toEqual([8970]);
+  });
+
+  it("asks PayPal about its pending refunds however many older ones of a provider that sends its own events wait", async () => {
+    const { orderId } = await paidWithPayPal();
+    fake.setNextRefundPending();
+    await refundOrder(database.db, providers(), { orderId, scope: { kind: "order" }, reason: "withdrawal", requestKey: randomUUID() });
+    // Older pending refunds of a provider that is never asked (Stripe tells of each by its events).
+    const other = await placeTestOrder(database.db, "stripe");
+    const lastWeek = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
+    await database.db.insert(refunds).values(
+      [1, 2, 3].map((n) => ({ id: randomUUID(), orderId: other.order.id, paymentId: other.payment.id, amountMinor: 100, reason: "withdrawal", status: "pending" as const, idempotencyKey: `older-${n}-${randomUUID()}`, providerRef: `re_older_${n}`, createdAt: lastWeek })),
+    );
+    const [row] = await database.db.select().from(refunds).where(eq(refunds.orderId, orderId));
+    fake.settleRefund(row?.providerRef ?? "", "FAILED");
+    await pollPendingRefunds(database.db, new Map<string, PaymentProvider>([["paypal", paypal], ["stripe", { ...paypal, id: "stripe", retrieveRefund: undefined }]]), { olderThanMs: 0, limit: 2 });
+    expect((await database.db.select().from(refunds).where(eq(refunds.orderId, orderId)))[0]?.status).toBe("failed");
   });
 
   it("keeps a dispute open from CUSTOMER.DISPUTE.CREATED until CUSTOMER.DISPUTE.RESOLVED", async () => {

@@ -209,7 +209,7 @@ async function orderTotals(tx: Transaction, orderId: string): Promise<{ paidMino
   const given = await tx
     .select({ amountMinor: refunds.amountMinor })
     .from(refunds)
-    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded")));
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.status, "succeeded"), eq(refunds.kind, "order")));
   return { paidMinor: paid.reduce((sum, row) => sum + row.amountMinor, 0), givenMinor: given.reduce((sum, row) => sum + row.amountMinor, 0) };
 }
 
@@ -244,6 +244,13 @@ export async function settleProviderRefund(db: Database, refundRef: string, stat
     .returning();
   // Applied before, or a refund made in the provider's dashboard (its total arrives as payment.refunded).
   if (!row) return;
+  if (row.kind === "stray") {
+    // A charge the store had not wanted: the order's money and status are not this refund's; a failed one is the operator's to give back.
+    const detail = { payment: row.paymentId, refund: refundRef, amount: row.amountMinor };
+    await recordEvent(db, row.orderId, row.status === "succeeded" ? "stray_charge_refund_confirmed" : "stray_charge_refund_failed", row.status === "succeeded" ? detail : { ...detail, failure: failureReason });
+    if (row.status === "failed") console.error(`Refund ${refundRef} of a stray charge (payment ${row.paymentId}) failed at the provider: ${failureReason}`);
+    return;
+  }
   if (row.status === "succeeded") {
     await settleOrder(db, row.orderId, [row], row.reason);
     return;
@@ -257,11 +264,22 @@ export async function settleProviderRefund(db: Database, refundRef: string, stat
  * so only asking finds a failed one. Each answer is applied as its event would be, once.
  */
 export async function pollPendingRefunds(db: Database, providers: ReadonlyMap<string, PaymentProvider>, options: { olderThanMs: number; limit?: number }): Promise<void> {
+  // Only the providers that can be asked, chosen in the query: older refunds of the others (which
+  // tell of each by an event) would otherwise fill the batch for ever.
+  const askable = [...providers].filter(([, provider]) => provider.retrieveRefund).map(([id]) => id);
+  if (askable.length === 0) return;
   const waiting = await db
     .select({ providerRef: refunds.providerRef, provider: payments.provider })
     .from(refunds)
     .innerJoin(payments, eq(payments.id, refunds.paymentId))
-    .where(and(eq(refunds.status, "pending"), isNotNull(refunds.providerRef), lte(refunds.createdAt, new Date(Date.now() - options.olderThanMs))))
+    .where(
+      and(
+        eq(refunds.status, "pending"),
+        isNotNull(refunds.providerRef),
+        inArray(payments.provider, askable),
+        lte(refunds.createdAt, new Date(Date.now() - options.olderThanMs)),
+      ),
+    )
     .orderBy(asc(refunds.createdAt))
     .limit(options.limit ?? 50);
   for (const { providerRef, provider: providerId } of waiting) {

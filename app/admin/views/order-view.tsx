@@ -27,6 +27,14 @@ function describe(detail: Record<string, unknown>, currency: string): string {
     .join(", ");
 }
 
+/** What became of the refund of a payment charged after the store had closed it: the operator acts on a failed one. */
+function StrayRefundNote({ refund }: { refund: OrderDetail["refunds"][number] | undefined }) {
+  if (!refund) return null;
+  if (refund.status === "succeeded") return <strong>{` — charged anyway, refunded at once (${refund.providerRef ?? refund.id})`}</strong>;
+  if (refund.status === "pending") return <strong>{` — charged anyway, refund pending at the provider (${refund.providerRef ?? refund.id})`}</strong>;
+  return <strong className="error">{` — charged anyway, and the refund FAILED: give the money back`}</strong>;
+}
+
 function TimelineRow({ entry, currency }: { entry: TimelineEntry; currency: string }) {
   const what =
     entry.kind === "event"
@@ -233,14 +241,21 @@ export function OrderView({
         <h2 id="payments">Payments and refunds</h2>
         {refunds
           .filter((refund) => refund.status === "failed")
-          .map((refund) => (
-            <p key={refund.id} className="notice error" role="alert" data-testid="refund-failed">
-              The refund of {money(refund.amountMinor)} of {formatTime(refund.createdAt)} failed at the payment provider
-              {refund.failureReason ? ` (${refund.failureReason})` : ""}: nothing was given back and the customer was not told. Refund again, or give the money back another way.
-            </p>
-          ))}
+          .map((refund) =>
+            refund.kind === "stray" ? (
+              <p key={refund.id} className="notice error" role="alert" data-testid="stray-refund-failed">
+                A payment the customer had not wanted to make ({money(refund.amountMinor)}, {refund.reason}) was charged, and giving it back failed at the payment provider
+                {refund.failureReason ? ` (${refund.failureReason})` : ""}: refund that charge in the provider&apos;s dashboard, or give the money back another way.
+              </p>
+            ) : (
+              <p key={refund.id} className="notice error" role="alert" data-testid="refund-failed">
+                The refund of {money(refund.amountMinor)} of {formatTime(refund.createdAt)} failed at the payment provider
+                {refund.failureReason ? ` (${refund.failureReason})` : ""}: nothing was given back and the customer was not told. Refund again, or give the money back another way.
+              </p>
+            ),
+          )}
         {refunds
-          .filter((refund) => refund.status === "pending")
+          .filter((refund) => refund.status === "pending" && refund.kind === "order")
           .map((refund) => (
             <p key={refund.id} className="notice" data-testid="refund-pending">
               The refund of {money(refund.amountMinor)} of {formatTime(refund.createdAt)} is pending at the payment provider: the customer is told when it completes, and it shows here as failed if it does not.
@@ -271,7 +286,7 @@ export function OrderView({
                   {payment.status}
                   {payment.failureCode ? ` (${payment.failureCode})` : ""}
                   {payment.supersededAt ? " — superseded: the buyer paid another way" : ""}
-                  {payment.strayRefundRef ? <strong>{` — charged anyway, refunded at once (${payment.strayRefundRef})`}</strong> : null}
+                  <StrayRefundNote refund={refunds.find((refund) => refund.kind === "stray" && refund.paymentId === payment.id)} />
                 </td>
                 <td className="muted">{payment.providerRef ?? "—"}</td>
                 <td className="num">{money(payment.amountMinor)}</td>

@@ -324,6 +324,17 @@ describe("cancelPayment", () => {
     fake.authenticate(refOf(waiting), true);
     expect(await provider.cancelPayment(refOf(waiting))).toMatchObject({ status: "succeeded", providerRef: refOf(waiting) });
   });
+  it("learns on a later try that an intent it could not cancel while processing has since succeeded", async () => {
+    const provider = stripe();
+    const debit = await provider.startPayment(checkout({ method: "sepa_debit", details: { paymentMethod: fakeTestPaymentMethods.sepaDebit } }));
+    const intentId = refOf(debit);
+    // Stripe keeps the first answer to a key for 24 hours, refusals included: the next try must not get it back.
+    expect(await provider.cancelPayment(intentId)).toEqual({ status: "processing", providerRef: intentId });
+    fake.settle(intentId, "succeeded");
+    expect(await provider.cancelPayment(intentId)).toMatchObject({ status: "succeeded", providerRef: intentId });
+    const keys = fake.requestsTo("POST", `/v1/payment_intents/${intentId}/cancel`).map((request) => request.headers["idempotency-key"]);
+    expect(new Set(keys).size).toBe(2);
+  });
 });
 
 describe("retrievePayment", () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import type { ChargeSavedMethodInput, PaymentOutcome, PaymentProvider, RefundInput, RefundOutcome, StartPaymentInput, VerifiedWebhook } from "../provider";
 import { stripeFailure } from "./stripe-errors.server";
@@ -258,7 +259,10 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
       if (!/^pi_[A-Za-z0-9_]+$/.test(providerRef)) throw new Error(`${JSON.stringify(providerRef.slice(0, 80))} is not a Stripe PaymentIntent id`);
       const operation = `POST /v1/payment_intents/${providerRef}/cancel`;
       try {
-        const intent = await stripe.paymentIntents.cancel(providerRef, { cancellation_reason: "abandoned" }, { idempotencyKey: `${providerRef}:cancel` });
+        // A key per try, not per intent: Stripe keeps a key's first answer 24 hours, refusals included, so
+        // a fixed key would answer "processing" to every later try of an intent that has since succeeded.
+        // Cancelling twice is harmless; the SDK's own retry of this try reuses the key.
+        const intent = await stripe.paymentIntents.cancel(providerRef, { cancellation_reason: "abandoned" }, { idempotencyKey: `${providerRef}:cancel:${randomUUID()}` });
         return outcomeOfIntent(intent);
       } catch (error) {
         // Stripe cancels an intent only before it has taken the money (docs.stripe.com/api/payment_intents/cancel):

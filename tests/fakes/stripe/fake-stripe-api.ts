@@ -1026,8 +1026,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         replayed = true;
       } else {
         answer = route(method, path, form);
-        // Like Stripe, only requests that ran are kept: a refused parameter can be corrected under the same key.
-        if (answer.status === 200 || answer.status === 402) idempotent.set(idempotencyKey, { fingerprint, answer });
+        // Like Stripe, the first answer of a request that ran is kept, errors included ("regardless of
+        // whether it succeeds or fails", docs.stripe.com/api/idempotent_requests): a refusal of the
+        // object's state (it names the intent it found) comes back to every retry under that key; a
+        // refused parameter did not run, and can be corrected under the same key.
+        const ranAndRefused = answer.status === 400 && (answer.body as { error?: { payment_intent?: unknown } }).error?.payment_intent !== undefined;
+        if (answer.status === 200 || answer.status === 402 || ranAndRefused) idempotent.set(idempotencyKey, { fingerprint, answer });
       }
     } else {
       answer = route(method, path, form);
