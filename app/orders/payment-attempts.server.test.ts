@@ -8,9 +8,9 @@ import type { PaymentProvider, StartPaymentInput, VerifiedWebhook } from "../pay
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
-import { orderById, paymentById } from "./order-records.server";
+import { orderById, paymentById, type Payment } from "./order-records.server";
 import { placeOrder, type NewOrder } from "./order-service.server";
-import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, runPaymentAttempt, supersedeLeftOrder, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
+import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, returnedPaymentState, runPaymentAttempt, supersedeLeftOrder, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
 import { receiveWebhook } from "./payment-webhooks.server";
 import { quoteCheckout } from "./quote.server";
 import { pollPendingRefunds } from "./refund-service.server";
@@ -67,6 +67,22 @@ function recordingProvider(gateway: TestGateway) {
   };
   return { provider, sent, loseAnswers: (count: number) => (answersToLose = count) };
 }
+
+describe("returnedPaymentState", () => {
+  const base = { status: "cancelled", upsellLine: null, strayRefundRef: null } as unknown as Payment;
+  it("says paid when the order is paid, whichever of its attempts the return names", () => {
+    expect(returnedPaymentState({ ...base, supersededAt: new Date() }, "paid")).toBe("paid");
+    expect(returnedPaymentState({ ...base, status: "succeeded" }, "fulfilled")).toBe("paid");
+  });
+  it("never says paid of an unpaid order, even when a closed attempt's charge was given back", () => {
+    expect(returnedPaymentState({ ...base, strayRefundRef: "tgr_1" }, "pending_payment")).toBe("failed");
+    expect(returnedPaymentState({ ...base, status: "requires_action" }, "pending_payment")).toBe("waiting");
+    expect(returnedPaymentState({ ...base, status: "processing" }, "pending_payment")).toBe("processing");
+  });
+  it("takes an upsell's state from its own payment, the order being paid before it", () => {
+    expect(returnedPaymentState({ ...base, status: "declined", upsellLine: { step: 1 } } as unknown as Payment, "paid")).toBe("failed");
+  });
+});
 
 describe.each(databaseKinds)("payment attempts on %s", (kind) => {
   const database = useTestDatabase(kind);
