@@ -7,7 +7,7 @@ import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.se
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { cookieOrder } from "../upsells/order-page.server";
 import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
-import { isPaymentReturnToken, providerReturnPath, refreshAttempt, runPaymentAttempt, supersedeLeftOrder } from "../orders/payment-attempts.server";
+import { isPaymentReturnToken, providerReturnPath, refreshAttempt, returnedPaymentState, runPaymentAttempt, supersedeLeftOrder } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
 import { paymentSetupOf } from "../payments/payment-setup";
@@ -20,7 +20,6 @@ import { reachedOverHttps } from "../platform/https-request";
 import { checkoutFields, contactFields, keptValues, validateCheckout, type CheckoutErrors } from "./checkout-form";
 import { normalizePostalCode } from "./postal-codes";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
-import type { PaymentStatus } from "../db/schema";
 import { armOfQuery } from "../experiments/exposure-token.server";
 
 interface RouteArgs {
@@ -241,14 +240,6 @@ export interface ReturnElsewhere {
   texts: CommerceTexts["checkout"]["returnElsewhere"];
 }
 
-function returnState(status: PaymentStatus, strayRefunded: boolean): ReturnElsewhere["state"] {
-  if (status === "succeeded") return "paid";
-  if (status === "processing") return "processing";
-  if (status === "started" || status === "requires_action") return "waiting";
-  // A closed attempt charged anyway was refunded: the buyer paid this order another way.
-  return strayRefunded ? "paid" : "failed";
-}
-
 /** Where the provider's pages send the buyer back: the order follows what the provider says. */
 export async function returnFromProvider({ request, params }: { request: Request; params: { payment?: string } }): Promise<ReturnElsewhere> {
   const { db, providers, orderCookie, signingKey } = store();
@@ -263,7 +254,7 @@ export async function returnFromProvider({ request, params }: { request: Request
     if (!isPaymentReturnToken(signingKey, payment.id, token)) throw data({ message: "Unknown payment" }, { status: 404 });
     const refreshed = provider ? await refreshAttempt(db, provider, payment) : { payment };
     const order = await orderById(db, payment.orderId);
-    const state = returnState(refreshed.payment.status, refreshed.payment.strayRefundRef !== null);
+    const state = returnedPaymentState(refreshed.payment, order?.status);
     return { elsewhere: true, state, texts: commerceTextsFor(order?.locale ?? "").checkout.returnElsewhere };
   }
   // An attempt the store has closed (the buyer paid another way) is cancelled, never captured.

@@ -10,9 +10,9 @@ import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { fakeTestPaymentMethods, startFakeStripe } from "../../tests/fakes/stripe/fake-stripe-api";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
-import { orderById, paymentById } from "./order-records.server";
+import { orderById, paymentById, type Payment } from "./order-records.server";
 import { placeOrder, type NewOrder } from "./order-service.server";
-import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, runPaymentAttempt, supersedeLeftOrder, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
+import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, returnedPaymentState, runPaymentAttempt, supersedeLeftOrder, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
 import { receiveWebhook } from "./payment-webhooks.server";
 import { quoteCheckout } from "./quote.server";
 import { pollPendingRefunds } from "./refund-service.server";
@@ -69,6 +69,22 @@ function recordingProvider(gateway: TestGateway) {
   };
   return { provider, sent, loseAnswers: (count: number) => (answersToLose = count) };
 }
+
+describe("returnedPaymentState", () => {
+  const base = { status: "cancelled", upsellLine: null, strayRefundRef: null } as unknown as Payment;
+  it("says paid when the order is paid, whichever of its attempts the return names", () => {
+    expect(returnedPaymentState({ ...base, supersededAt: new Date() }, "paid")).toBe("paid");
+    expect(returnedPaymentState({ ...base, status: "succeeded" }, "fulfilled")).toBe("paid");
+  });
+  it("never says paid of an unpaid order, even when a closed attempt's charge was given back", () => {
+    expect(returnedPaymentState({ ...base, strayRefundRef: "tgr_1" }, "pending_payment")).toBe("failed");
+    expect(returnedPaymentState({ ...base, status: "requires_action" }, "pending_payment")).toBe("waiting");
+    expect(returnedPaymentState({ ...base, status: "processing" }, "pending_payment")).toBe("processing");
+  });
+  it("takes an upsell's state from its own payment, the order being paid before it", () => {
+    expect(returnedPaymentState({ ...base, status: "declined", upsellLine: { step: 1 } } as unknown as Payment, "paid")).toBe("failed");
+  });
+});
 
 describe.each(databaseKinds)("payment attempts on %s", (kind) => {
   const database = useTestDatabase(kind);

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { payments, refunds } from "../db/schema";
+import { payments, refunds, type OrderStatus } from "../db/schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
 import { orderById, paymentById, recordEvent, type Order, type Payment } from "./order-records.server";
 import { adoptSupersededCharge, applyPaymentOutcome, supersedeOpenAttempts } from "./order-service.server";
@@ -374,6 +374,21 @@ export function isPaymentReturnToken(signingKey: string, paymentId: string, toke
   const given = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * What the return page in another browser says of a payment: for the checkout, whether the order is
+ * paid (by this attempt or another), else where this attempt stands; an upsell's own payment speaks
+ * for itself, the order being paid before it. Nothing of the order is shown.
+ */
+export function returnedPaymentState(payment: Payment, orderStatus: OrderStatus | undefined): "paid" | "processing" | "waiting" | "failed" {
+  if (payment.status === "succeeded") return "paid";
+  if (!payment.upsellLine && orderStatus && paidOrderStatuses.includes(orderStatus)) return "paid";
+  if (payment.status === "processing") return "processing";
+  if (payment.status === "started" || payment.status === "requires_action") return "waiting";
+  return "failed";
+}
+
+const paidOrderStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded", "refunded", "withdrawn"];
 
 /**
  * Where a provider's pages send the buyer back. PayPal's return is the specification's
