@@ -98,6 +98,7 @@ describe.each(databaseKinds)("refund events of an order with an upsell on %s", (
     const page = await ownersPage();
     await openNewestOrder(page);
     await page.getByTestId("admin-refund").click();
+    await page.getByTestId("admin-refund-confirm").click();
     await page.waitForURL(/done=refunded/);
     expect(stripe.requestsTo("POST", "/v1/refunds").slice(-2).map((request) => [request.params.payment_intent, request.params.amount]).sort()).toEqual(
       [
@@ -130,6 +131,7 @@ describe.each(databaseKinds)("refund events of an order with an upsell on %s", (
     expect(await page.locator(".status").first().textContent()).toMatch(/partially refunded/i);
     expect(await page.locator("body").textContent()).toContain("everything not yet refunded (€89.70)");
     await page.getByTestId("admin-refund").click();
+    await page.getByTestId("admin-refund-confirm").click();
     await page.waitForURL(/done=refunded/);
     const [last] = stripe.requestsTo("POST", "/v1/refunds").slice(-1);
     expect([last?.params.payment_intent, last?.params.amount]).toEqual([checkout, "8970"]);
