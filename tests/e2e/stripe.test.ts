@@ -8,34 +8,42 @@ import { startServer, type RunningServer } from "./support/server";
 const session = openPageSession({ width: 390, height: 844 });
 const page = () => session.page;
 
+/** The store with Stripe's test keys, talking to the fake `stripe` and loading its Stripe.js stand-in. */
+async function startStoreWithStripe(stripe: FakeStripe): Promise<RunningServer> {
+  const port = await freePort();
+  return startServer({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    STRIPE_SECRET_KEY: "sk_test_store",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_store",
+    STRIPE_WEBHOOK_SECRET: "whsec_store",
+    STRIPE_API_URL: stripe.url,
+    STRIPE_JS_URL: `${stripe.url}/v3`,
+  });
+}
+
+/** A buyer in Berlin orders the 3-pack at the German checkout and pays with `card` in the Payment Element's stand-in. */
+async function payAtCheckout(server: RunningServer, card: string, buyer: { givenName: string; addressLine1: string }): Promise<void> {
+  await openHydrated(page(), `${server.url}/checkout/de?bundle=shape-3`);
+  await fillContact(page(), { email: `${buyer.givenName.toLowerCase()}@example.com`, givenName: buyer.givenName, familyName: "Beispiel", addressLine1: buyer.addressLine1, postalCode: "10115", city: "Berlin" });
+  await page().locator('[data-fake-stripe="number"]').fill(card);
+  await page().getByTestId("place-order").click();
+}
+
 // Stripe against a local fake of its API, whose stand-in for Stripe.js has a card-number field.
 describe("paying with Stripe's Payment Element", () => {
   let stripe: FakeStripe;
   let server: RunningServer;
   beforeAll(async () => {
     stripe = await startFakeStripe({ secretKey: "sk_test_store", webhookSecret: "whsec_store" });
-    const port = await freePort();
-    server = await startServer({
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      STRIPE_SECRET_KEY: "sk_test_store",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_store",
-      STRIPE_WEBHOOK_SECRET: "whsec_store",
-      STRIPE_API_URL: stripe.url,
-      STRIPE_JS_URL: `${stripe.url}/v3`,
-    });
+    server = await startStoreWithStripe(stripe);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
     await stripe?.close();
   });
 
-  async function payWith(card: string): Promise<void> {
-    await openHydrated(page(), `${server.url}/checkout/de?bundle=shape-3`);
-    await fillContact(page(), { email: "lena@example.com", givenName: "Lena", familyName: "Beispiel", addressLine1: "Hauptstraße 5", postalCode: "10115", city: "Berlin" });
-    await page().locator('[data-fake-stripe="number"]').fill(card);
-    await page().getByTestId("place-order").click();
-  }
+  const payWith = (card: string) => payAtCheckout(server, card, { givenName: "Lena", addressLine1: "Hauptstraße 5" });
 
   it("pays with a confirmation token, keeps the card for the customer, and charges an upsell off-session", { timeout: 60_000 }, async () => {
     await payWith("4242 4242 4242 4242");
@@ -156,28 +164,14 @@ describe("3-D Secure when Stripe keeps its Stripe.js flow", () => {
   let server: RunningServer;
   beforeAll(async () => {
     stripe = await startFakeStripe({ secretKey: "sk_test_store", webhookSecret: "whsec_store", stripeSdkWins: true });
-    const port = await freePort();
-    server = await startServer({
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      STRIPE_SECRET_KEY: "sk_test_store",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_store",
-      STRIPE_WEBHOOK_SECRET: "whsec_store",
-      STRIPE_API_URL: stripe.url,
-      STRIPE_JS_URL: `${stripe.url}/v3`,
-    });
+    server = await startStoreWithStripe(stripe);
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
     await stripe?.close();
   });
 
-  async function payWith(card: string): Promise<void> {
-    await openHydrated(page(), `${server.url}/checkout/de?bundle=shape-3`);
-    await fillContact(page(), { email: "jonas@example.com", givenName: "Jonas", familyName: "Beispiel", addressLine1: "Hauptstraße 7", postalCode: "10115", city: "Berlin" });
-    await page().locator('[data-fake-stripe="number"]').fill(card);
-    await page().getByTestId("place-order").click();
-  }
+  const payWith = (card: string) => payAtCheckout(server, card, { givenName: "Jonas", addressLine1: "Hauptstraße 7" });
 
   const lastIntentId = () => (stripe.requestsTo("POST", "/v1/payment_intents").at(-1)?.responseBody as { id: string }).id;
 
