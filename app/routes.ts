@@ -23,7 +23,7 @@ export default [
   route("checkout-return/:payment", "routes/checkout-return.tsx", { id: "checkout-return" }),
   route("webhooks/:provider", "routes/webhooks.ts", { id: "webhooks" }),
   route("storefront-settings", "routes/storefront-settings.ts", { id: "storefront-settings" }),
-  // Counts of funnel page views, posted by the page-view beacon (DESIGN §14).
+  // Counts of funnel page views, posted by the page-view beacon (decision 17).
   route("funnel-view", "routes/funnel-view.ts", { id: "funnel-view" }),
   // Published reviews for the market of the path, fetched by pages after load (decision record 0022).
   route("reviews/:locale/:product?", "routes/reviews.ts", { id: "reviews" }),

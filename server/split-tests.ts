@@ -12,7 +12,7 @@ export type RouteExperiment = (request: {
 }) => Promise<{ location: string; cookies: string[] } | null>;
 
 /**
- * Page requests pass the split tests before any page is looked for (DESIGN §18): an entry path
+ * Page requests pass the split tests before any page is looked for (decision 28): an entry path
  * under test is answered with a redirect to its arm that no cache keeps; everything else goes on
  * to the prerendered files, the page cache and the renderer, which keep one page per arm's path.
  */

@@ -5,7 +5,7 @@ import type { ConsentChoice } from "./data-layer";
 
 /**
  * The first layer offers Accept and Reject with equal weight and nothing pre-ticked
- * (reference/eu-rules.md item 1). It does not block the page.
+ * (decision 9). It does not block the page.
  */
 export function ConsentBanner({ current, onDecide: decide }: { current: ConsentChoice | null; onDecide: (choice: ConsentChoice) => void }) {
   const t = useTranslate();

@@ -2,7 +2,7 @@ import type { ConsentChoice } from "./data-layer";
 
 /**
  * Tells the server about analytics consent, which it needs before it may keep a split test's arm
- * in a cookie (DESIGN §18). Set only once the visitor accepts; a rejection removes it. Loaded with
+ * in a cookie (decision 28). Set only once the visitor accepts; a rejection removes it. Loaded with
  * the banner, never with the page.
  */
 export function rememberConsentForServer(choice: ConsentChoice): void {

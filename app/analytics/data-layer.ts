@@ -37,7 +37,7 @@ export function pushConsentUpdate(choice: ConsentChoice): void {
   gtag("consent", "update", consentState(choice));
 }
 
-/** Loads the tag manager once, after `gtm.start` (reference/behaviours.md §5). */
+/** Loads the tag manager once, after `gtm.start` (decision 9). */
 export function loadTagManager(gtmId: string): void {
   if (document.querySelector("script[data-tag-manager]")) return;
   dataLayer().push({ event: "gtm.js", "gtm.start": Date.now() });

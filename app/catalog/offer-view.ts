@@ -30,7 +30,7 @@ export interface OfferView {
   pricedAt: number;
 }
 
-/** The banner's savings percent: the second product's (specification §1). */
+/** The banner's savings percent: the second product's (decision 5). */
 export function bannerSavingsPercent(offer: OfferView): number | null {
   return offer.lines[1]?.savings.percent ?? null;
 }

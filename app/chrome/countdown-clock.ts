@@ -1,11 +1,11 @@
 /**
  * The countdown's clock: it counts to a deadline the store keeps for everyone — the end of the
  * running reduction or today's dispatch cut-off — never to a window per visitor, so neither reload,
- * navigation nor cleared storage moves it (reference/eu-rules.md item 3; docs/decisions/0006).
+ * navigation nor cleared storage moves it (docs/decisions/0006).
  */
 
 export const tickMs = 1000;
-/** After a route change the timers restart this much later, toward the same deadline (spec §4). */
+/** After a route change the timers restart this much later, toward the same deadline (decision 6). */
 export const restartDelayMs = 100;
 /** A reduction's end further away than this is shown as a date on the cards, not as a timer. */
 export const offerCountdownWindowMs = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { isRouteErrorResponse } from "react-router";
 import type { StorefrontState } from "../market/storefront-context";
 
-/** The message of the locale guard (specification §5); unmatched URLs name their path instead. */
+/** The message of the locale guard (decision 4); unmatched URLs name their path instead. */
 export const notFoundForLocale = "Page not found";
 
 export function notFoundForPath(pathname: string): string {

@@ -29,7 +29,7 @@ function renderButton(props: OrderNowButtonProps, path = "/summary?src=v3") {
 afterEach(cleanup);
 
 describe("OrderNowButton", () => {
-  it("shows the translated order-now text by default and links to the §2.3 target", () => {
+  it("shows the translated order-now text by default and links to the order-now table's target", () => {
     renderButton({});
     const button = screen.getByTestId("order-now");
     expect(button.textContent).toBe("Commander maintenant");

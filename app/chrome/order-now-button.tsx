@@ -7,7 +7,7 @@ import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 
 export interface OrderNowButtonProps {
-  /** Lead to the offer for this funnel variant (§2.3); otherwise scroll to the products section. */
+  /** Lead to the offer for this funnel variant (decision 41); otherwise scroll to the products section. */
   navigate?: boolean;
   label?: string;
   /** Disabled, with a spinner and `aria-busy`. */

@@ -68,7 +68,7 @@ function ContactDetails() {
   );
 }
 
-/** Specification §2.4: legal links, contact details outside the landing routes, copyright. */
+/** Legal links, contact details outside the landing routes, copyright (decision 41). */
 export function SiteFooter() {
   const t = useTranslate();
   const { year, config, market } = useStorefront();

@@ -10,7 +10,7 @@ import { deliverableTypes, sniffFile, type ByteSource } from "./file-types";
 import type { FileStorage } from "./storage.server";
 
 /**
- * The files of digital products (DESIGN §17), per product and locale, with the product's default
+ * The files of digital products (decision 27), per product and locale, with the product's default
  * file (no locale) for every locale that has none of its own. An upload is checked completely
  * before it is stored; a refused one leaves the current version as it was.
  */

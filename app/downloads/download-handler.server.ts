@@ -11,7 +11,7 @@ import type { FileStorage } from "./storage.server";
 import { testDeliveryPdf } from "./test-delivery.server";
 
 /**
- * `GET /download/<token>` (DESIGN §17): the link is checked, then the file streamed from the
+ * `GET /download/<token>` (decision 27): the link is checked, then the file streamed from the
  * storage with `Range` support, never read whole into memory. Refusals are pages, never the file.
  */
 

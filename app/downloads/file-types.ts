@@ -1,5 +1,5 @@
 /**
- * What an uploaded file is, judged by its bytes and never by its name (DESIGN §17): PDF, EPUB,
+ * What an uploaded file is, judged by its bytes and never by its name (decision 27): PDF, EPUB,
  * MP3, M4A or ZIP, each by its signature, and each checked for an end where its format has one,
  * so that an upload cut off on the way is refused instead of delivered.
  */

@@ -11,7 +11,7 @@ import { recordEvent, type Order, type OrderLine } from "../orders/order-records
 import { inviteReviews } from "../reviews/invitations.server";
 
 /**
- * Download links (DESIGN §17): one per digital order line. The link carries the row's id signed
+ * Download links (decision 27): one per digital order line. The link carries the row's id signed
  * with the store's key: an altered link fails its signature before any lookup, and a stolen
  * database backup holds nothing that opens a file. Limits (days, downloads) are set when the link
  * is issued and set afresh when the back office sends the links again.

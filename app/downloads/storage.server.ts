@@ -13,7 +13,7 @@ export interface S3Settings {
 }
 
 /**
- * Where digital products' files live (DESIGN §17): a folder under `DATA_DIR` for one instance, or an
+ * Where digital products' files live (decision 27): a folder under `DATA_DIR` for one instance, or an
  * S3-compatible bucket that several instances share. Both read a byte range as a stream, so a
  * download never holds the whole file in memory.
  */

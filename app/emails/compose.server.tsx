@@ -25,7 +25,7 @@ interface ComposeContext {
   publicUrl: string;
   /** Signs the links that review invitations and downloads carry. */
   signingKey: string;
-  /** The limits of download links issued by the confirmation (the defaults of DESIGN §17 when not given). */
+  /** The limits of download links issued by the confirmation (30 days and 10 downloads when not given: decision 27). */
   downloads?: LinkLimits;
 }
 

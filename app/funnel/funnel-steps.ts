@@ -2,7 +2,7 @@ import { upsells } from "../../content/funnel/upsells.json";
 import { findRouteEntry, type PageKind } from "./route-table";
 
 /**
- * The funnel's steps, in the order a buyer meets them (DESIGN §14). Page views are counted per
+ * The funnel's steps, in the order a buyer meets them (decision 17). Page views are counted per
  * step, and the funnel report lists them in this order. Shared by the browser (which names the
  * step it shows) and the server (which accepts no other name).
  *

@@ -23,7 +23,7 @@ function fullLoadIfAllowed(target: string): boolean {
 /**
  * Runs before an in-app link navigates: after a new build the navigation becomes a full load;
  * otherwise the target's route modules are loaded first, so that a failed chunk becomes a full
- * load of the target (reference/behaviours.md §3) instead of the router reloading the page the
+ * load of the target (decision 10) instead of the router reloading the page the
  * visitor is leaving. Rejects when the guard refuses, for the caller to show the error page.
  */
 export async function prepareNavigation(target: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { orderTarget } from "./order-target";
 
-describe("orderTarget (specification §2.3)", () => {
+describe("orderTarget (decision 41)", () => {
   it.each([
     ["index", "/", "", "de", "/take/de"],
     ["index-2", "/fr", "?utm_source=fb", "fr", "/take/fr?utm_source=fb"],

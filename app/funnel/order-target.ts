@@ -1,7 +1,7 @@
 import { routePath, withQuery } from "./paths";
 import type { RouteName, TwinRouteName } from "./route-table";
 
-/** Specification §2.3: where the order-now button leads from a summary page, by `src`. */
+/** Where the order-now button leads from a summary page, by `src` (decision 41). */
 const summaryTargetBySrc: Readonly<Record<string, TwinRouteName>> = {
   v2: "offer2-2",
   v3: "get2",
@@ -46,7 +46,7 @@ export function summaryOfferRoute(routeName: string, src: string): string {
 /** Every `src` the order-now table names, and "" for any other. */
 export const summarySources: readonly string[] = ["", ...Object.keys(summaryTargetBySrc)];
 
-/** The order-now button's target, query string included (specification §2.3, DESIGN §6). */
+/** The order-now button's target, query string included (decision 41). */
 export function orderTarget({ routeName, pathname, search, routeValue }: OrderContext): string {
   const twin = (name: TwinRouteName) => withQuery(routePath(name, routeValue), search);
   switch (routeName) {
@@ -56,7 +56,7 @@ export function orderTarget({ routeName, pathname, search, routeValue }: OrderCo
     case "summary":
     case "summary-2": {
       const target = summaryTargetBySrc[new URLSearchParams(search).get("src") ?? ""];
-      // An unlisted src leads where any other route does (DESIGN §6).
+      // An unlisted src leads where any other route does (decision 41).
       return target ? twin(target) : withQuery(routePath("offer2"), search);
     }
     case "v1ip-summary-2":

@@ -7,7 +7,7 @@ import { isFunnelStep, type FunnelStep } from "./funnel-steps";
 import { srcLength } from "./page-view-beacon";
 
 /**
- * The receiving end of the page-view beacon (DESIGN §14): one count more for the day (UTC), step,
+ * The receiving end of the page-view beacon (decision 17): one count more for the day (UTC), step,
  * market and variant, and nothing else kept: not the address, not the user agent, not the time.
  */
 

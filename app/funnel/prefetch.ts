@@ -9,8 +9,9 @@ const discoveryRetries = 5;
 const discoveryRetryMs = 500;
 
 /**
- * A queue that runs at most `limit` loads at once; further ones wait (behaviours.md §4). A load
- * that resolves false (route not known yet) is queued again a little later, a few times.
+ * A queue that runs at most `limit` loads at once; further ones wait (docs/architecture.md,
+ * 'Rules every page keeps'). A load that resolves false (route not known yet) is queued again a
+ * little later, a few times.
  */
 export function createLoadQueue(load: (path: string) => Promise<boolean>, limit = maxParallelPrefetches) {
   const waiting: string[] = [];

@@ -3,8 +3,8 @@ import { prerenderPaths } from "./prerender";
 import { findRouteEntry, layoutNames, routeEntries, routeRows } from "./route-table";
 
 /**
- * Specification §2.1, layout by layout, plus the routes DESIGN §6 adds for names without a route
- * and the commerce routes of DESIGN §10 (checkout, withdrawal) and of verified reviews (the review
+ * The funnel's routes, layout by layout (decision 1), plus the routes given to names without one
+ * (decision 41) and the commerce routes (checkout, withdrawal: decision 42) and of verified reviews (the review
  * form and how reviews are checked).
  */
 const specification: Record<string, string[]> = {
@@ -29,7 +29,7 @@ const specification: Record<string, string[]> = {
   "thank-you": ["/thankyou"],
 };
 
-/** Route names the specification uses (§2.1, §2.3, §2.4). */
+/** Route names the order-now button, the footer and the funnel's links use (decision 41). */
 const namesInSpecification = [
   "index", "index-2", "take", "take-2", "take2", "take2-2", "take3", "take3-2", "buy", "buy-2", "offer",
   "offer2", "offer2-2", "offerV4-2", "offera-2", "6offer-2", "offerV7-2", "v8offer-2", "offerrecom-2",

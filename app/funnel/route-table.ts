@@ -1,7 +1,7 @@
 /**
- * The route table of the specification (§2.1), one row per plain route. Everything else about
+ * The route table (decision 1), one row per plain route. Everything else about
  * routing — `routes.ts`, the path builders, `<html data-route data-layout>` and the route tests —
- * is derived from it, so a reader can check it against the specification line by line.
+ * is derived from it, so a reader finds every route, its layout and its page in one place.
  *
  * Every row also has a twin with a trailing segment: `/:locale` unless `twin` says otherwise.
  */
@@ -65,14 +65,14 @@ export const routeRows = [
   { path: "/offericons", layout: "offer", page: "offer" },
   { path: "/offerrecom", layout: "offer", page: "offer" },
   { path: "/offersalt", layout: "offer", page: "offer" },
-  // No locale variant is listed for /offerthanks (DESIGN §6: /offerthanks/fr is a 404).
+  // No locale variant is listed for /offerthanks (decision 41: /offerthanks/fr is a 404).
   { path: "/offerthanks", layout: "offer", page: "thank-you", twin: "none" },
   { path: "/offerup", layout: "offer", page: "offer" },
   { path: "/offerV4", layout: "offer", page: "offer" },
   { path: "/offerV7", layout: "offer", page: "offer" },
   { path: "/v8offer", layout: "offer", page: "offer" },
   { path: "/take", layout: "offer", page: "offer" },
-  // Named by the specification without a listed route (DESIGN §6).
+  // Names that had no route of their own (decision 41).
   { path: "/take3", layout: "offer", page: "offer" },
   { path: "/offera", layout: "offer", page: "offer" },
   { path: "/offerip", layout: "offer", page: "offer" },
@@ -98,7 +98,7 @@ export const routeRows = [
   { path: "/addapp", layout: "none", page: "add-app" },
 
   { path: "/summary", layout: "quiz", page: "summary" },
-  // Named by the specification without a listed route (DESIGN §6).
+  // Names that had no route of their own (decision 41).
   { path: "/summarypop", layout: "quiz", page: "summary" },
   { path: "/v1ip-summary", layout: "quiz", page: "summary" },
   { path: "/v1", layout: "quiz", page: "quiz" },
@@ -116,7 +116,7 @@ export const routeRows = [
 
   { path: "/thankyou", layout: "thank-you", page: "thank-you" },
 
-  // Commerce (DESIGN §10): the checkout and the withdrawal function of Directive (EU) 2023/2673.
+  // Commerce (decision 42): the checkout and the withdrawal function of Directive (EU) 2023/2673.
   { path: "/checkout", layout: "default", page: "checkout", perRequest: true },
   { path: "/withdraw", layout: "default", page: "withdraw" },
   // Verified-buyer reviews: the form an invitation e-mail links to, and how reviews are checked.
@@ -126,7 +126,7 @@ export const routeRows = [
 
 type Row = (typeof routeRows)[number];
 type PlainNameOf<P extends string> = P extends "/" ? "index" : P extends `/${infer N}` ? N : never;
-/** `/x/:locale` is `x-2`, except `/get/:locale`, which the specification names `get2`. */
+/** `/x/:locale` is `x-2`, except `/get/:locale`, which is named `get2` (decision 41). */
 type TwinNameOf<N extends string> = N extends "get" ? "get2" : `${N}-2`;
 
 type TwinRow = Exclude<Row, { twin: "none" }>;

@@ -4,7 +4,7 @@ import { buildMetaPath, latestBuildPath, type BuildMeta, type LatestBuild } from
 
 /**
  * Gives the build an id (`__BUILD_ID__` in the code) and writes `builds/latest.json` and
- * `builds/meta/{id}.json` into the client build (reference/behaviours.md §2).
+ * `builds/meta/{id}.json` into the client build (decision 10).
  */
 export function buildInfo(): Plugin {
   const timestamp = Date.now();

@@ -1,5 +1,5 @@
 /**
- * The image algorithm of reference/behaviours.md §1: validation with its exact messages, and the
+ * The image algorithm (decision 8): validation with its exact messages, and the
  * `sizes`/`srcset` computation over the storefront's screens. Pure; providers build the URLs.
  */
 

@@ -19,7 +19,7 @@ function format(message: string, languageTag: string, values: Record<string, str
 /**
  * The landing page of a market, all from content: its words, the range with each product's
  * tagline and food-supplement particulars, the offer the order button leads to (take-2,
- * specification §2.3), the guarantee, delivery and payment notes. Messages are formatted here,
+ * decision 41), the guarantee, delivery and payment notes. Messages are formatted here,
  * so the browser receives plain text.
  */
 export function loadLandingPage({ context }: LoaderArgs): LandingView {
@@ -28,7 +28,7 @@ export function loadLandingPage({ context }: LoaderArgs): LandingView {
   const sections = funnelTextsFor(lang).offerSections;
   const deliveryMinor = standardDeliveryMinor(market);
   const questions = quizzes.variants[landing.quiz]?.length ?? 0;
-  // The order button leads to take-2 (specification §2.3): the first product of its offer is the hero.
+  // The order button leads to take-2 (decision 41): the first product of its offer is the hero.
   const hero = offerForRoute("take", market.currency, new Date(), lang).lines[0];
   if (!hero) throw new Error("The offer of take has no bundle");
   return {

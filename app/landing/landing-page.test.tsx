@@ -81,7 +81,7 @@ describe.each(marketsByLocale)("the landing page in %s", (locale, country) => {
     expect(quiz.textContent).toBe(texts.quiz.cta);
     expect(quiz.getAttribute("href")).toBe(withQuery(`/${landing.quiz}/${market.routeValue}`));
     expect(screen.getByTestId("landing-quiz-end").getAttribute("href")).toBe(withQuery(`/${landing.quiz}/${market.routeValue}`));
-    // Specification §2.3: the order-now button of index and index-2 leads to take-2.
+    // Decision 41: the order-now button of index and index-2 leads to take-2.
     const offer = screen.getByTestId("order-now");
     expect(offer.textContent).toBe(texts.offer.cta);
     expect(offer.getAttribute("href")).toBe(withQuery(`/take/${market.routeValue}`));

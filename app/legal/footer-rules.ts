@@ -1,4 +1,4 @@
-/** Specification §2.4 and DESIGN §6: how the footer behaves on a given route. */
+/** How the footer behaves on a given route (decision 41). */
 
 /** The landing routes, where contact is an external help-centre link and no contact details show. */
 const landingRoutes = new Set(["index", "index-2", "take", "take-2"]);

@@ -49,7 +49,7 @@ function ContactDetailsBlock() {
   const t = useTranslate();
   const { config, market } = useStorefront();
   const routeName = useRouteName();
-  // In the GB market the landing routes show the compliant UK address (specification §2.5).
+  // In the GB market the landing routes show the compliant UK address (decision 41).
   const lines = market.country === "GB" && isLandingRoute(routeName) ? config.contact.addressLines2 : config.contact.addressLines;
   return (
     <address className="info-modal__contact">

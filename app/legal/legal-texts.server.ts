@@ -16,7 +16,7 @@ const textsByLocale = new Map<string, LegalTexts>(
   }),
 );
 
-/** The legal texts in a locale, or in the default locale where that one has none (§5). */
+/** The legal texts in a locale, or in the default locale where that one has none. */
 export function legalTextsFor(lang: string): LegalTexts | undefined {
   if (!isLocaleCode(lang)) return undefined;
   return textsByLocale.get(lang) ?? textsByLocale.get(defaultLocale);

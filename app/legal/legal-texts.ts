@@ -1,4 +1,4 @@
-/** The information modal's sections (specification §2.5). */
+/** The information modal's sections (decision 6). */
 export const modalSections = [
   "ingredients",
   "privacy",

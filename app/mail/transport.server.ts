@@ -21,7 +21,10 @@ export interface MailTransport {
   close(): void;
 }
 
-/** Through `SMTP_URL` when set, else as `.eml` files under `DATA_DIR/mail/` (DESIGN §11). */
+/**
+ * Through `SMTP_URL` when set, else as `.eml` files under `DATA_DIR/mail/` (docs/architecture.md,
+ * 'Settings, data and e-mail').
+ */
 export function createMailTransport(smtpUrl: string | null, mailDir: string): MailTransport {
   if (smtpUrl) {
     const transporter = nodemailer.createTransport(smtpUrl);

@@ -1,9 +1,9 @@
 import { defaultCountry, marketForCountryCode, marketForRouteValue, type CountryCode } from "./markets";
 
-/** Request headers that carry the visitor's country, in order of precedence (DESIGN §6). */
+/** Request headers that carry the visitor's country, in order of precedence (decision 41). */
 export const defaultGeoHeaders = ["CF-IPCountry", "X-Vercel-IP-Country", "CloudFront-Viewer-Country", "X-Country-Code"];
 
-/** Paths whose offer is only for French-speaking visitors (specification §2.2). */
+/** Paths whose offer is only for French-speaking visitors (decision 41). */
 const specialOfferSegments = ["v1ip", "v1ip-summary", "offerip", "v7", "offerv7"];
 
 export function isSpecialOfferPath(pathname: string): boolean {

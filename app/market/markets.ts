@@ -1,5 +1,5 @@
 /**
- * The market table (specification §9, DESIGN §5): the single source for routing, links,
+ * The market table (docs/architecture.md, 'Markets'): the single source for routing, links,
  * `hreflang`, currency and language. Currency is ours, never the country dataset's.
  */
 

@@ -24,7 +24,7 @@ export function hasTranslation(locale: string): boolean {
   return messagesByLocale.has(locale);
 }
 
-/** The locale whose messages are used: the market's own if translated, else the default (§5). */
+/** The locale whose messages are used: the market's own if translated, else the default. */
 export function usableLocale(locale: LocaleCode): LocaleCode {
   return hasTranslation(locale) ? locale : defaultLocale;
 }

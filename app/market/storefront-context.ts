@@ -40,7 +40,7 @@ export interface StorefrontConfig {
 }
 
 /**
- * The shared state of the specification (§3): `geo`, `lang`, `locale` (here `country`, to keep
+ * The state every page shares: `geo`, `lang`, `locale` (here `country`, to keep
  * it apart from `lang`) and `config`, plus the market row and the active locale's messages.
  */
 export interface StorefrontState {

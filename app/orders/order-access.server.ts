@@ -3,7 +3,7 @@ import { reachedOverHttps } from "../platform/https-request";
 
 /**
  * After checkout the browser holds an HttpOnly cookie naming its order, signed with the store's
- * key, so it can see that order on the upsell and thank-you pages (DESIGN §10). No URL carries it.
+ * key, so it can see that order on the upsell and thank-you pages (decisions 12 and 42). No URL carries it.
  */
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -9,7 +9,7 @@ import type { OrderTotals, PricedLine } from "./pricing";
 import { addUpsellLine } from "./upsell-service.server";
 
 /**
- * Orders and their payments (DESIGN §10). Every change of status is written with its event and,
+ * Orders and their payments (decision 42). Every change of status is written with its event and,
  * where the buyer is told, its e-mail in the outbox, in one transaction. Rows that two requests
  * may change at once are read `FOR UPDATE`, so PostgreSQL's real concurrency loses nothing.
  */

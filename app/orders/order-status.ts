@@ -1,7 +1,7 @@
 import type { OrderStatus } from "../db/schema";
 
 /**
- * Which status may follow which (DESIGN §10). A payment may be retried after a decline; a paid
+ * Which status may follow which (decision 42). A payment may be retried after a decline; a paid
  * order is fulfilled, withdrawn from or refunded; a refund or withdrawal never un-happens.
  */
 const transitions: Record<OrderStatus, readonly OrderStatus[]> = {

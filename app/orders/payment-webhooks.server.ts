@@ -10,7 +10,7 @@ import { settleProviderRefund, takeProviderRefundTotal } from "./refund-service.
 import { WebhookRejected, type PaymentEvent, type PaymentProvider } from "../payments/provider";
 
 /**
- * A provider's webhook (DESIGN §12): verified by the provider's own rules, stored by event id and
+ * A provider's webhook (decision 15): verified by the provider's own rules, stored by event id and
  * applied once. The order follows verified events, never the browser's word. Answers: 200 when
  * taken (or already taken, or ignored), 400 when the signature is forged or stale, 404 for a
  * provider without webhooks, 503 when the provider's verification could not be reached (the

@@ -8,7 +8,7 @@ import { changeStatus, recordEvent, type Order, type OrderLine, type Payment } f
 
 /**
  * Refunds of a whole order or of single lines through the provider that took each payment
- * (DESIGN §12), ready for the back office. A request carries its own key: sent twice, it is one
+ * (decisions 13 and 31), ready for the back office. A request carries its own key: sent twice, it is one
  * refund at the provider; interrupted, the same key finishes what was started. The buyer is told by
  * e-mail of every refund that succeeds, once.
  */

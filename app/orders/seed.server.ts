@@ -119,7 +119,7 @@ interface SeededOrder {
 }
 
 /**
- * Page views around the seeded orders, per day, market and variant (DESIGN §14): a checkout page
+ * Page views around the seeded orders, per day, market and variant (decision 17): a checkout page
  * for every checkout started and some abandoned, more offer views than that, the landing page
  * busiest of all; an upsell page's views at least its offers shown; a thank-you page for every
  * paid order. Only where orders are: a day, market and variant without one gets no traffic.

@@ -7,7 +7,7 @@ import { quoteLine } from "./quote.server";
 import { confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
 
 /**
- * Upsells add lines to the order the buyer just paid (DESIGN §10): one line per step at most, the
+ * Upsells add lines to the order the buyer just paid (decision 14): one line per step at most, the
  * same payment method charged again (or a short payment on the page when it cannot be), and the
  * one confirmation e-mail still to come listing everything.
  */

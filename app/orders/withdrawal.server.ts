@@ -8,7 +8,7 @@ import { changeStatus, recordEvent, type Order } from "./order-records.server";
 import { normalizeOrderNumber } from "./order-number";
 
 /**
- * The withdrawal function (Directive (EU) 2023/2673, DESIGN §10): every declaration is stored and
+ * The withdrawal function (Directive (EU) 2023/2673, decision 42): every declaration is stored and
  * acknowledged, whether or not it matches an order; it is linked to the order when the order
  * number and e-mail address agree, and a paid or fulfilled order becomes `withdrawn`.
  */

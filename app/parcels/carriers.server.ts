@@ -4,7 +4,7 @@ import { parseContent } from "../platform/content-file";
 import { markets, type CountryCode } from "../market/markets";
 
 /**
- * The carriers that take parcels in each market, with each one's tracking page (DESIGN §17): content
+ * The carriers that take parcels in each market, with each one's tracking page (decision 26): content
  * data, checked like the other content files, so a wrong template fails the build, not a buyer's link.
  */
 

@@ -9,7 +9,7 @@ import { inviteReviews } from "../reviews/invitations.server";
 import { recordAudit, type Operator } from "../db/audit.server";
 
 /**
- * Fulfilment (DESIGN §10, §13): the physical lines the warehouse is to ship, as a CSV, and the
+ * Fulfilment (decisions 42 and 26): the physical lines the warehouse is to ship, as a CSV, and the
  * operator's word that an order went to the warehouse. A line ships once its order is paid and its
  * funnel has ended, so an upsell never travels in a parcel of its own.
  */

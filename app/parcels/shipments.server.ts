@@ -9,7 +9,7 @@ import { recordEvent, type Order } from "../orders/order-records.server";
 import { carriersFor, findCarrier, servesMarket, validTrackingNumber } from "./carriers.server";
 
 /**
- * Parcels (DESIGN §17): an order's carrier and tracking number, recorded on the order's page or
+ * Parcels (decision 26): an order's carrier and tracking number, recorded on the order's page or
  * from the warehouse's CSV. The first parcel fulfils the order; each parcel sends the buyer one
  * shipping e-mail, and a corrected number sends a correction instead of a second shipping e-mail.
  */

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { openDatabase, type OpenDatabase } from "../db/database.server";
 
 /**
- * The databases the order tests run against (DESIGN §8): PGlite always, and a real PostgreSQL when
+ * The databases the order tests run against (decision 12): PGlite always, and a real PostgreSQL when
  * `TEST_DATABASE_URL` is set, because PGlite's single session hides races that PostgreSQL shows.
  * Each call gives a new, empty, migrated database that `close()` removes again.
  */

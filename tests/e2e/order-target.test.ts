@@ -3,8 +3,8 @@ import { describe, expect, inject, it } from "vitest";
 const baseUrl = inject("baseUrl");
 
 /**
- * Specification §2.3, row by row, as the server renders the order-now button's link. Pages with a
- * locale are prerendered without the visitor's query, so their links gain it once hydrated (the
+ * The order-now button's targets (decision 41), row by row, as the server renders its link. Pages
+ * with a locale are prerendered without the visitor's query, so their links gain it once hydrated (the
  * browser test checks that); the rows without a locale show it already in the server's HTML.
  */
 describe("order-now targets in the rendered page", () => {
