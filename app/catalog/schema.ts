@@ -81,5 +81,4 @@ export const offersFileSchema = z
 
 export type ProductsFile = z.infer<typeof productsFileSchema>;
 export type OffersFile = z.infer<typeof offersFileSchema>;
-export type Currency = (typeof currencies)[number];
 

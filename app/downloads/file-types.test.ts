@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { sampleFiles } from "../test-support/digital-files";
-import { bufferSource, deliverableTypes, sniffFile } from "./file-types";
+import { bufferSource, sampleFiles } from "../test-support/digital-files";
+import { deliverableTypes, sniffFile } from "./file-types";
 
 const cut = (bytes: Buffer, keep: number) => bytes.subarray(0, keep);
 

@@ -16,14 +16,10 @@ export type DeliverableType = keyof typeof deliverableTypes;
 
 export type Sniffed = { kind: "ok"; type: DeliverableType } | { kind: "refused"; reason: "empty" | "unknown_type" | "truncated"; detail: string };
 
-/** Random access to the bytes being judged: a buffer in tests and the back office, a file handle for the command line. */
+/** Random access to the bytes being judged: a file handle, or a buffer in the tests. */
 export interface ByteSource {
   size: number;
   read(offset: number, length: number): Promise<Uint8Array>;
-}
-
-export function bufferSource(bytes: Uint8Array): ByteSource {
-  return { size: bytes.length, read: async (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)) };
 }
 
 const ascii = (bytes: Uint8Array, start: number, length: number) => String.fromCharCode(...bytes.subarray(start, start + length));

@@ -139,22 +139,6 @@ export async function shipExperiment(tx: Queryable, key: string, arm: number, no
   return changeStatus(tx, key, ["running", "stopped"], { status: "shipped", shippedArm: arm, stoppedAt: found?.stoppedAt ?? now }, "Only a running or stopped test can be shipped");
 }
 
-/**
- * New weights for a draft. Once a test has started its weights are locked: moving a bucket
- * boundary would move visitors who were already assigned to another arm.
- */
-export async function changeWeights(tx: Queryable, key: string, weights: readonly number[]): Promise<Change> {
-  const found = await findExperiment(tx, key);
-  if (!found) return { kind: "refused", reason: "not_found", text: "There is no such experiment." };
-  if (found.status !== "draft") return { kind: "refused", reason: "locked", text: "The weights of a test that has started never change: stop it and start a new one." };
-  if (weights.length !== found.arms.length || weights.reduce((sum, weight) => sum + weight, 0) !== 100 || weights.some((weight) => !Number.isInteger(weight) || weight < 1)) {
-    return { kind: "refused", reason: "bad_arm", text: "Give every arm a whole weight; together they make 100." };
-  }
-  const arms: ExperimentArmRow[] = found.arms.map((arm, index) => ({ ...arm, weight: weights[index] ?? arm.weight }));
-  const [experiment] = await tx.update(experiments).set({ arms }).where(eq(experiments.key, key)).returning();
-  return done(experiment);
-}
-
 /** What the server needs to route an entry path: running tests, and shipped ones that no running test replaces. */
 export interface LiveExperiment {
   key: string;

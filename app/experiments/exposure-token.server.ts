@@ -37,11 +37,6 @@ export function readExposureToken(signingKey: string, key: string, arm: number, 
   return new Date(Buffer.from(payload, "base64url").readUIntBE(0, 6));
 }
 
-/** An `xp` value with a fresh token: what the assignment's redirect carries. */
-export function exposedXp(signingKey: string, key: string, arm: number, now = Date.now()): string {
-  return xpValue(key, arm, newExposureToken(signingKey, key, arm, now));
-}
-
 export interface CarriedExposure {
   key: string;
   arm: number;

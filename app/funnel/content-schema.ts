@@ -117,8 +117,5 @@ export const productTextSchema = z
 
 export const productTextsSchema = z.record(z.string(), productTextSchema);
 
-export type QuizzesFile = z.infer<typeof quizzesFileSchema>;
-export type QuizQuestion = QuizzesFile["questions"][string];
-export type UpsellsFile = z.infer<typeof upsellsFileSchema>;
 export type FunnelTexts = z.infer<typeof funnelTextsSchema>;
 export type ProductText = z.infer<typeof productTextSchema>;

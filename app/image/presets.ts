@@ -16,4 +16,3 @@ export const imagePresets = {
   payment: { width: 48, height: 30 },
 } as const satisfies Record<string, ImagePreset>;
 
-export type PresetName = keyof typeof imagePresets;

@@ -6,7 +6,6 @@ import type { ImageSettings } from "../market/storefront-context";
 export type { ImageSettings };
 
 export const providerNames = ["local", "cloudflare"] as const satisfies readonly ImageSettings["provider"][];
-export type ProviderName = ImageSettings["provider"];
 
 /**
  * `local`: the build's webp variants; a requested width snaps to the smallest generated one that

@@ -50,10 +50,6 @@ export function landingTextsFor(lang: string): LandingTexts {
   return texts;
 }
 
-export function landingLocales(): string[] {
-  return [...landingTexts.keys()];
-}
-
 /** A catalog product's name, kind and image, for a product the landing file names. */
 export function catalogProduct(id: string) {
   const product = productsFile.products.find((candidate) => candidate.id === id);

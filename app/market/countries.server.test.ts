@@ -1,27 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allCountries, alpha2ByCountryName, countryByAlpha2 } from "./countries.server";
-
-describe("country dataset", () => {
-  it("has both variants with the same countries", () => {
-    const underscore = allCountries("underscore");
-    const hyphen = allCountries("hyphen");
-    expect(underscore.length).toBeGreaterThan(240);
-    expect(hyphen.map((country) => country.alpha2)).toEqual(underscore.map((country) => country.alpha2));
-  });
-
-  it.each([
-    ["underscore", "CA", "en_CA"],
-    ["hyphen", "CA", "en-CA"],
-    ["underscore", "se", "sv_SE"],
-    ["hyphen", "fr", "fr-FR"],
-  ] as const)("%s variant writes %s's default locale as %s", (variant, alpha2, locale) => {
-    expect(countryByAlpha2(alpha2, variant)?.default_locale).toBe(locale);
-  });
-
-  it("keeps the dataset's own errors, which is why currency is never read from it", () => {
-    expect(countryByAlpha2("VE")?.currency).toBe("VUV");
-  });
-});
+import { alpha2ByCountryName } from "./countries.server";
 
 describe("alpha2ByCountryName", () => {
   it.each([

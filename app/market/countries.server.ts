@@ -1,30 +1,10 @@
-import { createRequire } from "node:module";
 import clm from "country-locale-map";
 
 /**
- * The country reference dataset (specification §3), on the server only: ~250 records, in two
- * variants that differ in how locales are written (`en_CA` or `en-CA`). It is reference data,
- * never a source of prices or currencies (it has known errors: Venezuela with the Vatu).
+ * The country reference dataset, on the server only (docs/architecture.md, 'Markets'): it reads a
+ * country written as a name in a geo header. It is reference data, never a source of prices or
+ * currencies (it has known errors: Venezuela with the vatu).
  */
-export type CountryRecord = ReturnType<typeof clm.getAllCountries>[number];
-export type DatasetVariant = "underscore" | "hyphen";
-
-// The package picks one variant per process from CLM_MODE at load time; the other is its data
-// file, read directly so that both are available side by side.
-const require = createRequire(import.meta.url);
-const datasets: Record<DatasetVariant, () => CountryRecord[]> = {
-  underscore: () => require("country-locale-map/countries.json") as CountryRecord[],
-  hyphen: () => require("country-locale-map/countries-intl.json") as CountryRecord[],
-};
-
-export function allCountries(variant: DatasetVariant = "underscore"): CountryRecord[] {
-  return datasets[variant]();
-}
-
-export function countryByAlpha2(alpha2: string, variant: DatasetVariant = "underscore"): CountryRecord | undefined {
-  const code = alpha2.toUpperCase();
-  return allCountries(variant).find((country) => country.alpha2 === code);
-}
 
 /** Names worth looking up: letters, spaces and a little punctuation, at most 64 characters. */
 const plausibleName = /^[\p{L}][\p{L} .'’(),-]{1,63}$/u;

@@ -14,8 +14,6 @@ import { recordEvent } from "./order-records.server";
  * may arrive twice or out of order: a dispute is stored once by its provider id and never reopens.
  */
 
-export type Dispute = typeof disputes.$inferSelect;
-
 export async function openDispute(db: Database, paymentId: string, disputeRef: string): Promise<void> {
   const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
   if (!payment) return;
@@ -46,8 +44,4 @@ export async function closeDispute(db: Database, paymentId: string, disputeRef: 
         .returning();
   // Told once: by the call that closed it or stored it closed.
   if (closed) await recordEvent(db, payment.orderId, "dispute_closed", { payment: payment.id, dispute: disputeRef, outcome });
-}
-
-export async function disputesOf(db: Database, orderId: string): Promise<Dispute[]> {
-  return db.select().from(disputes).where(eq(disputes.orderId, orderId)).orderBy(disputes.createdAt);
 }

@@ -67,8 +67,6 @@ export const carriersFileSchema = z
     }
   });
 
-export type CarriersFile = z.infer<typeof carriersFileSchema>;
-
 const content = parseContent("content/commerce/carriers.json", carriersFileSchema, carriersFile);
 
 export interface Carrier {

@@ -4,8 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../db/database.server";
 import { issueDownloadLinks, startDownload } from "../downloads/links.server";
+import type { ByteSource } from "../downloads/file-types";
 import { testDeliveryPdf } from "../downloads/test-delivery.server";
 import type { Order } from "../orders/order-records.server";
+
+/** Bytes in memory, judged as a stored file is. */
+export function bufferSource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: async (offset, length) => bytes.subarray(offset, Math.min(bytes.length, offset + length)) };
+}
 
 /** Small files of each deliverable type, made here so that the tests need no binary fixtures. */
 
