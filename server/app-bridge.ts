@@ -16,7 +16,7 @@ export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.R
  * piece per ask: the back office checks the session and the origin before the first byte, and an
  * upload streams to disk at the disk's pace.
  */
-export function bodyOnDemand(req: Request): { stream: ReadableStream<Uint8Array>; readToEnd(): boolean } {
+function bodyOnDemand(req: Request): { stream: ReadableStream<Uint8Array>; readToEnd(): boolean } {
   let iterator: AsyncIterator<Buffer> | undefined;
   let ended = false;
   const stream = new ReadableStream<Uint8Array>(
@@ -41,7 +41,7 @@ export function bodyOnDemand(req: Request): { stream: ReadableStream<Uint8Array>
 }
 
 /** The Fetch request the app's own handlers take, from an Express request. */
-export function fetchRequestOf(req: Request, body?: ReadableStream<Uint8Array>): globalThis.Request {
+function fetchRequestOf(req: Request, body?: ReadableStream<Uint8Array>): globalThis.Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
@@ -53,7 +53,7 @@ export function fetchRequestOf(req: Request, body?: ReadableStream<Uint8Array>):
 }
 
 /** A Fetch response's status and headers on the Express response, each cookie its own header. */
-export function writeHead(res: Response, response: globalThis.Response): void {
+function writeHead(res: Response, response: globalThis.Response): void {
   res.status(response.status);
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") res.setHeader(name, value);

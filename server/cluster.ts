@@ -13,7 +13,7 @@ export interface ListeningMessage {
   port: number;
 }
 
-export function isListeningMessage(message: unknown): message is ListeningMessage {
+function isListeningMessage(message: unknown): message is ListeningMessage {
   return typeof message === "object" && message !== null && (message as { type?: unknown }).type === "storefront-listening";
 }
 

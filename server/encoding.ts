@@ -9,8 +9,8 @@ export const compressedEncodings = ["br", "gzip"] as const;
 export type CompressedEncoding = (typeof compressedEncodings)[number];
 
 /** The quality of the files written at build time and of cached pages: the smallest output. */
-export const brotliMaxQuality = 11;
-export const gzipMaxLevel = 9;
+const brotliMaxQuality = 11;
+const gzipMaxLevel = 9;
 
 const codingPattern = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 const qPattern = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;

@@ -5,7 +5,7 @@ import type { CompressedEncoding } from "./encoding.js";
 import { representation, type Representation } from "./representation.js";
 
 /** The file name suffix of each twin written by `scripts/precompress.mjs`. */
-export const twinSuffixes: Readonly<Record<CompressedEncoding, string>> = { br: ".br", gzip: ".gz" };
+const twinSuffixes: Readonly<Record<CompressedEncoding, string>> = { br: ".br", gzip: ".gz" };
 
 const contentTypes: Readonly<Record<string, string>> = {
   ".js": "text/javascript; charset=utf-8",

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 
-export const maxUrlLength = 2048;
-export const maxSegmentLength = 256;
+const maxUrlLength = 2048;
+const maxSegmentLength = 256;
 
 /** Why a request target cannot be served, or null when it can. */
 export function malformedTarget(originalUrl: string): { status: 400 | 414; reason: string } | null {

@@ -8,7 +8,7 @@ import type { NextFunction, Request, Response } from "express";
  * address or body is ever written.
  */
 
-export const logLevels = ["error", "warn", "info", "debug"] as const;
+const logLevels = ["error", "warn", "info", "debug"] as const;
 export type LogLevel = (typeof logLevels)[number];
 
 /** `LOG_LEVEL`: the least severe level written (default `info`); anything else stops the server naming the variable. */

@@ -51,7 +51,7 @@ export function loadTagManager(gtmId: string): void {
 /** Query parameters whose values could identify a person never reach the tag manager. */
 const personalParameter = /mail|phone|tel|name|address|street|zip|postcode|birth|token|password/i;
 
-export function anonymisedPath(pathname: string, search: string): string {
+function anonymisedPath(pathname: string, search: string): string {
   const query = new URLSearchParams(search);
   for (const [key, value] of [...query]) {
     if (personalParameter.test(key) || value.includes("@")) query.set(key, "redacted");

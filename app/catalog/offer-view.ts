@@ -45,7 +45,7 @@ export function offerEndsAt(offer: OfferView): number | null {
  * A line as it applies at a moment: once its reduction has ended, the regular price, with no
  * saving and no reference price. Pages served from a cache or prerendered show what applies now.
  */
-export function lineAt(line: OfferLine, now: number): OfferLine {
+function lineAt(line: OfferLine, now: number): OfferLine {
   if (line.offerEndsAt === null || line.afterOfferMinor === null || now < line.offerEndsAt) return line;
   return {
     ...line,

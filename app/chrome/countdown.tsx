@@ -24,7 +24,7 @@ function stateAt(now: number, source: CountdownSource): CountdownState {
 }
 
 /** The deadline ahead and the time left toward it, ticking every second. */
-export function useCountdown(source: CountdownSource): CountdownState {
+function useCountdown(source: CountdownSource): CountdownState {
   const { pathname } = useLocation();
   // The first render matches the server's; the browser's clock takes over once the page has loaded.
   const [state, setState] = useState(() => stateAt(source.pricedAt, source));

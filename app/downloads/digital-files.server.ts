@@ -31,7 +31,7 @@ export interface AddFileInput {
 }
 
 /** A store locale in any case and with `-` or `_` (`de-de`, `CH_fr`), or null when it is none. */
-export function storeLocale(value: string): string | null {
+function storeLocale(value: string): string | null {
   const wanted = value.trim().replace("-", "_").toLowerCase();
   return localeCodes.find((code) => code.toLowerCase() === wanted) ?? null;
 }

@@ -29,7 +29,7 @@ export type LinkState = "ok" | "expired" | "used_up" | "revoked";
 const dayMs = 24 * 60 * 60 * 1000;
 const signingPurpose = "download";
 /** A download cut off may be resumed (a range request) this long after it started, without counting again. */
-export const resumeWindowMs = dayMs;
+const resumeWindowMs = dayMs;
 /** Orders whose buyer keeps what they bought. */
 const deliveredStatuses: readonly string[] = ["paid", "fulfilled", "partially_refunded"];
 

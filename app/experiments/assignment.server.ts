@@ -58,7 +58,7 @@ function cookieOf(header: string | undefined, name: string): string | null {
 }
 
 /** Whether the request is a person's visit: not a crawler, not a prefetch or prerender ahead of one. */
-export function isCountedVisit(header: (name: string) => string | undefined): boolean {
+function isCountedVisit(header: (name: string) => string | undefined): boolean {
   const agent = header("user-agent") ?? "";
   const purpose = [header("sec-purpose"), header("purpose"), header("x-purpose"), header("x-moz")].join(" ").toLowerCase();
   return agent !== "" && !isbot(agent) && !/prefetch|prerender|preview/.test(purpose);
@@ -79,7 +79,7 @@ function cookie(value: string | null, secure: boolean): string {
 }
 
 /** The arm a GrowthBook hash of the id gives, by the experiment's weights. */
-export function armFor(experiment: Pick<LiveExperiment, "key" | "arms">, id: string): number {
+function armFor(experiment: Pick<LiveExperiment, "key" | "arms">, id: string): number {
   const weights = experiment.arms.map((arm) => arm.weight / 100);
   const arm = chooseArm(growthBookHash(experiment.key, id, 2) ?? 0, bucketRanges(weights.length, 1, weights));
   return arm === -1 ? 0 : arm;

@@ -10,10 +10,10 @@ import { marketForCountryCode, marketForRouteValue, markets, type CountryCode } 
  * (`exposure-token.server.ts`). A value without it still names the arm, but counts for nothing.
  */
 
-export const minArms = 2;
+const minArms = 2;
 export const maxArms = 4;
-export const maxNameLength = 80;
-export const maxHypothesisLength = 1000;
+const maxNameLength = 80;
+const maxHypothesisLength = 1000;
 
 /** An exposure token: 36 base64url characters (`exposure-token.server.ts` makes and reads them). */
 export const exposureTokenPattern = /^[A-Za-z0-9_-]{36}$/;
@@ -34,7 +34,7 @@ const splittablePaths = new Map<string, string>(
 );
 
 /** The route table's own spelling of a path (`/offerv4` → `/offerV4`), or undefined when it has none. */
-export function routePath(path: string): string | undefined {
+function routePath(path: string): string | undefined {
   return splittablePaths.get(path.trim().toLowerCase());
 }
 
@@ -140,7 +140,7 @@ export function marketOfPage(path: string, market: CountryCode): CountryCode {
  * Arms sell at one price: an arm whose page shows any visitor of the test another market than the
  * entry does (special-offer paths force France) is refused, one sentence per such arm.
  */
-export function marketMismatches(entryPath: string, arms: readonly ExperimentArmRow[], market: string | null): string[] {
+function marketMismatches(entryPath: string, arms: readonly ExperimentArmRow[], market: string | null): string[] {
   const visitors = markets.filter((candidate) => market === null || candidate.country === market).map((candidate) => candidate.country);
   const errors: string[] = [];
   arms.forEach((arm, index) => {

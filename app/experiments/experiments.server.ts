@@ -20,7 +20,7 @@ export type Change =
 const keyAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** Eight random letters and digits: the hash's seed and the experiment's name in URLs. */
-export function newExperimentKey(): string {
+function newExperimentKey(): string {
   return [...randomBytes(8)].map((byte) => keyAlphabet[byte % keyAlphabet.length]).join("");
 }
 
@@ -170,7 +170,7 @@ export async function loadLiveExperiments(db: Queryable): Promise<LiveExperiment
 }
 
 /** How long another instance's change may take to reach this one. */
-export const liveExperimentsMaxAgeMs = 2_000;
+const liveExperimentsMaxAgeMs = 2_000;
 let cached: { at: number; live: LiveExperiments } | null = null;
 let loading: Promise<LiveExperiments> | null = null;
 
@@ -188,7 +188,7 @@ export async function liveExperiments(db: Queryable, now = Date.now()): Promise<
   return loading;
 }
 
-export function forgetLiveExperiments(): void {
+function forgetLiveExperiments(): void {
   cached = null;
 }
 
@@ -212,7 +212,7 @@ export async function countForArm(db: Queryable, count: { key: string; arm: numb
  * one write per arm and market instead of one per visitor keeps the database off the redirect's
  * path. A crash loses at most the last half second's counts.
  */
-export const exposureFlushMs = 500;
+const exposureFlushMs = 500;
 const pendingExposures = new Map<string, { key: string; arm: number; market: string; day: string; amount: number }>();
 let flushTimer: ReturnType<typeof setTimeout> | null = null;
 

@@ -11,13 +11,13 @@ const { jStat } = jstat;
 /** The sample-ratio check alerts below this p-value, as GrowthBook, Statsig and Eppo do. */
 export const srmAlertBelow = 0.001;
 /** No verdict before this many days and this many orders in every arm. */
-export const minDaysForVerdict = 7;
-export const minOrdersPerArm = 30;
+const minDaysForVerdict = 7;
+const minOrdersPerArm = 30;
 /** Two-sided 95% sequences; GrowthBook's default tuning (where the sequence is tightest). */
-export const alpha = 0.05;
-export const sequentialTuning = 5000;
+const alpha = 0.05;
+const sequentialTuning = 5000;
 /** Revenue per order is capped at this quantile, per market (GrowthBook's percentile capping). */
-export const capQuantile = 0.999;
+const capQuantile = 0.999;
 
 export interface SampleRatioCheck {
   chiSquare: number;
@@ -76,7 +76,7 @@ export function sequentialRho(level = alpha, tuning = sequentialTuning): number 
 }
 
 /** Half-width of the asymptotic confidence sequence for a per-unit variance s2 after n units. */
-export function sequentialHalfWidth(s2: number, n: number, level = alpha, tuning = sequentialTuning): number {
+function sequentialHalfWidth(s2: number, n: number, level = alpha, tuning = sequentialTuning): number {
   const rho = sequentialRho(level, tuning);
   const nRho = n * rho * rho + 1;
   return Math.sqrt(s2) * Math.sqrt((2 * nRho * Math.log(Math.sqrt(nRho) / level)) / (n * rho) ** 2);
@@ -179,7 +179,7 @@ export interface RatioSums {
  * The ratio ΣX ÷ ΣY and its variance by the delta method (GrowthBook's ratio metrics):
  * (var_x − 2 r cov + r² var_y) ÷ (n μ_y²), with unbiased per-visitor variances and covariance.
  */
-export function ratioEstimate(sums: RatioSums): { ratio: number; variance: number } | null {
+function ratioEstimate(sums: RatioSums): { ratio: number; variance: number } | null {
   const { n } = sums;
   if (n < 2 || !(sums.sumY > 0)) return null;
   const meanX = sums.sumX / n;

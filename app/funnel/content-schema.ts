@@ -101,7 +101,7 @@ const particulars = z
   .object({ dailyDose: text, doNotExceed: text, notASubstitute: text, keepAway: text, storage: text, warnings: optionalText })
   .strict();
 
-export const productTextSchema = z
+const productTextSchema = z
   .object({
     /** The product's name as buyers of this locale read it, on pages and in e-mails. */
     name: text,

@@ -3,7 +3,7 @@ import { useLocation } from "react-router";
 import { funnelStepOf } from "./funnel-steps";
 
 /** Where the browser reports a view of a funnel page (`app/routes/funnel-view.ts`). */
-export const pageViewPath = "/funnel-view";
+const pageViewPath = "/funnel-view";
 
 /** The checkout keeps this much of `src` on the order; views keep the same, so the two compare. */
 export const srcLength = 40;

@@ -22,7 +22,7 @@ const fields = ["step", "market", "src"] as const;
 const srcPattern = new RegExp(`^[A-Za-z0-9_-]{0,${srcLength}}$`);
 const marketCodes = new Set<string>(markets.map((market) => market.country));
 /** A beacon's body is about 50 bytes; anything much longer is not one. */
-export const maxBodyBytes = 512;
+const maxBodyBytes = 512;
 
 /** The view a beacon's body (`step=offer&market=DE&src=v2`) reports, or null for anything else. */
 export function parsePageView(body: string): PageView | null {
@@ -43,7 +43,7 @@ export function isPrefetchRequest(headers: Headers): boolean {
 }
 
 /** Requests that are not a person looking at the page: crawlers, headless browsers, prefetches. */
-export function isCountedRequest(headers: Headers): boolean {
+function isCountedRequest(headers: Headers): boolean {
   const agent = headers.get("User-Agent") ?? "";
   return agent !== "" && !isbot(agent) && !isPrefetchRequest(headers);
 }
@@ -54,7 +54,7 @@ export function utcDay(moment: Date): string {
 }
 
 /** One view more, atomically (two beacons at once both count, on PostgreSQL as on PGlite). */
-export async function countPageView(db: Queryable, view: PageView, now = new Date()): Promise<void> {
+async function countPageView(db: Queryable, view: PageView, now = new Date()): Promise<void> {
   await db
     .insert(pageViews)
     .values({ day: utcDay(now), ...view, views: 1 })

@@ -2,7 +2,7 @@ import { useEffect, type RefObject } from "react";
 import { afterPageLoad } from "../platform/idle";
 import { loadRouteModules } from "./route-modules";
 
-export const maxParallelPrefetches = 4;
+const maxParallelPrefetches = 4;
 
 /** How often, and how far apart, a load is retried while its route is still undiscovered. */
 const discoveryRetries = 5;

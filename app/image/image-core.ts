@@ -3,7 +3,7 @@
  * `sizes`/`srcset` computation over the storefront's screens. Pure; providers build the URLs.
  */
 
-export const screens: Readonly<Record<string, number>> = {
+const screens: Readonly<Record<string, number>> = {
   xs: 475,
   sm: 640,
   md: 854,
@@ -13,7 +13,7 @@ export const screens: Readonly<Record<string, number>> = {
   "2xl": 1536,
 };
 
-export const defaultDensities: readonly number[] = [1, 2];
+const defaultDensities: readonly number[] = [1, 2];
 
 export type ImageFit = "cover" | "contain" | "fill" | "inside" | "outside";
 
@@ -67,7 +67,7 @@ export function resolveDensities(input: string | undefined, globalDefault: reado
 }
 
 /** `"xs:100vw md:50vw lg:400px"` → `{ xs: "100vw", md: "50vw", lg: "400px" }`; a bare size applies from 1px. */
-export function parseSizes(input: string | undefined): Record<string, string> {
+function parseSizes(input: string | undefined): Record<string, string> {
   const sizes: Record<string, string> = {};
   for (const entry of (input ?? "").split(/[\s,]+/).filter(Boolean)) {
     const [key = "", value] = entry.split(":");

@@ -23,10 +23,10 @@ export async function enqueueMail(tx: Queryable, mail: NewMail): Promise<void> {
 }
 
 const leaseMs = 2 * 60 * 1000;
-export const maxAttempts = 8;
+const maxAttempts = 8;
 
 /** Retry after 30 s, 1 min, 2 min, … up to an hour. */
-export function backoffMs(attempts: number): number {
+function backoffMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
 }
 
@@ -57,7 +57,7 @@ export async function markSent(db: Database, id: number): Promise<void> {
   await db.update(outbox).set({ status: "sent", sentAt: new Date(), lockedUntil: null, lastError: null }).where(eq(outbox.id, id));
 }
 
-export async function markFailed(db: Database, row: OutboxRow, error: string, now = new Date()): Promise<void> {
+async function markFailed(db: Database, row: OutboxRow, error: string, now = new Date()): Promise<void> {
   const givesUp = row.attempts >= maxAttempts;
   await db
     .update(outbox)
@@ -71,7 +71,7 @@ export async function markFailed(db: Database, row: OutboxRow, error: string, no
 }
 
 /** A message with nothing left to say by the time it was due (every review link used): never sent, not retried. */
-export async function markDropped(db: Database, id: number, reason: string): Promise<void> {
+async function markDropped(db: Database, id: number, reason: string): Promise<void> {
   await db.update(outbox).set({ status: "failed", lockedUntil: null, lastError: reason }).where(eq(outbox.id, id));
 }
 
@@ -79,7 +79,7 @@ export async function markDropped(db: Database, id: number, reason: string): Pro
 export type Delivery = { sent: true } | { dropped: string };
 
 /** Gives claimed messages back untried (a stopping worker's), so that another instance or the next start sends them at once. */
-export async function releaseClaims(db: Database, ids: number[]): Promise<void> {
+async function releaseClaims(db: Database, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db
     .update(outbox)

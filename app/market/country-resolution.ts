@@ -6,7 +6,7 @@ export const defaultGeoHeaders = ["CF-IPCountry", "X-Vercel-IP-Country", "CloudF
 /** Paths whose offer is only for French-speaking visitors (decision 41). */
 const specialOfferSegments = ["v1ip", "v1ip-summary", "offerip", "v7", "offerv7"];
 
-export function isSpecialOfferPath(pathname: string): boolean {
+function isSpecialOfferPath(pathname: string): boolean {
   const firstSegment = pathname.split("/")[1]?.toLowerCase() ?? "";
   return specialOfferSegments.includes(firstSegment);
 }

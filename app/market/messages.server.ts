@@ -20,7 +20,7 @@ const messagesByLocale = new Map<string, Messages>(
   Object.entries(files).map(([path, source]) => [path.replace(/^.*\/(\w+)\.json$/, "$1"), parseAll(source)]),
 );
 
-export function hasTranslation(locale: string): boolean {
+function hasTranslation(locale: string): boolean {
   return messagesByLocale.has(locale);
 }
 

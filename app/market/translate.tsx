@@ -53,7 +53,7 @@ function formatMessage<T>(message: MessageFormatElement[], languageTag: string, 
 }
 
 /** A translate function over one locale's parsed messages; a missing key shows as the key itself. */
-export function createTranslate(messages: Messages, languageTag: string, brand: string): Translate {
+function createTranslate(messages: Messages, languageTag: string, brand: string): Translate {
   const formatters = sharedFormatters();
   const t = (key: string, values?: MessageValues) => {
     const message = messages[key];

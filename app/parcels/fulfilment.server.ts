@@ -15,7 +15,7 @@ import { recordAudit, type Operator } from "../db/audit.server";
  */
 
 /** Statuses whose goods still go out. A partial refund leaves the rest of the order to ship. */
-export const shippableStatuses = ["paid", "partially_refunded"] as const satisfies readonly OrderStatus[];
+const shippableStatuses = ["paid", "partially_refunded"] as const satisfies readonly OrderStatus[];
 
 export interface FulfilmentRow {
   orderId: string;

@@ -26,7 +26,7 @@ export interface OrderView {
 const orderCookiePattern = new RegExp(`(?:^|;\\s*)${orderCookieName}=`);
 
 /** Whether a request may be for someone's own order page; prerendered files carry no cookie. */
-export function mayCarryOrder(request: Request): boolean {
+function mayCarryOrder(request: Request): boolean {
   return orderCookiePattern.test(request.headers.get("Cookie") ?? "");
 }
 
