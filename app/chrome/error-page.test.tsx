@@ -35,7 +35,7 @@ describe("unhandled errors", () => {
     expect(document.body.textContent).not.toContain("render failed");
   });
 
-  it("fall back to the specification's wording when no market could be resolved", () => {
+  it("fall back to the original English wording when no market could be resolved", () => {
     const router = createMemoryRouter([{ path: "/", element: <ErrorPage message="Page Not Found: /x" /> }]);
     render(<RouterProvider router={router} />);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Page Not Found: /x");

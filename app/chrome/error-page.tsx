@@ -14,7 +14,7 @@ function TranslatedErrorPage({ message }: { message: string | undefined }) {
       <section className="not-found" data-testid="not-found">
         <h1>{t("notFound.title")}</h1>
         {message ? (
-          // The status message is the specification's own English wording.
+          // The status message keeps the original storefront's English wording (decision 4).
           <p className="not-found__message" lang="en">
             {message}
           </p>
@@ -30,7 +30,7 @@ function TranslatedErrorPage({ message }: { message: string | undefined }) {
 
 /**
  * Without the visitor's market (only when resolving it failed) there are no translations to
- * show, so the page falls back to the specification's own English wording.
+ * show, so the page falls back to the original storefront's English wording (decision 4).
  */
 function UntranslatedErrorPage({ message }: { message: string | undefined }) {
   return (

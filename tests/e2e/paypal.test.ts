@@ -34,7 +34,7 @@ describe("paying with PayPal", () => {
       payment_source: {
         paypal: {
           attributes: { vault: { store_in_vault: "ON_SUCCESS" } },
-          // Back through the specification's confirmation page, named after the next step.
+          // Back through the funnel's own confirmation page (`/paypal-confirm`), named after the next step.
           experience_context: { return_url: expect.stringMatching(/\/paypal-confirm\/upsell-2\?payment=[0-9a-f-]{36}&r=[\w-]{32}$/) },
         },
       },
