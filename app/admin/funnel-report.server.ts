@@ -1,6 +1,8 @@
 import { and, eq, gte, like, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
-import { experimentCounts, orderEvents, orderLines, orders, pageViews, type OrderStatus } from "../db/schema";
+import { experimentCounts } from "../experiments/schema";
+import { orderEvents, orderLines, orders, type OrderStatus } from "../orders/schema";
+import { pageViews } from "../funnel/schema";
 import { exposureStep } from "../experiments/experiments.server";
 import { parseXp } from "../experiments/experiment-model";
 import { funnelSteps, upsellStepOf, type FunnelStep } from "../funnel/funnel-steps";

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull, isNull, like, notInArray, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
-import { experimentCounts, orders, type OrderStatus, type PrimaryMetric } from "../db/schema";
+import { experimentCounts, type PrimaryMetric } from "./schema";
+import { orders, type OrderStatus } from "../orders/schema";
 import { markets } from "../market/markets";
 import { upsellSource } from "../orders/upsell-service.server";
 import { parseXp } from "./experiment-model";

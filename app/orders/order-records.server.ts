@@ -1,6 +1,6 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Queryable, Transaction } from "../db/database.server";
-import { orderEvents, orderLines, orders, payments, type OrderStatus } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, type OrderStatus } from "./schema";
 import { assertTransition } from "./order-status";
 import type { PricedLine } from "./pricing";
 

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Transaction, Database } from "../db/database.server";
-import { orderLines, orders, outbox, payments, type OrderStatus, type PaymentStatus } from "../db/schema";
+import { orderLines, orders, payments, type OrderStatus, type PaymentStatus } from "./schema";
+import { outbox } from "../mail/schema";
 import type { PaymentOutcome } from "../payments/provider";
 import { newOrderNumber } from "./order-number";
 import { changeStatus, confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";

@@ -1,4 +1,4 @@
-import type { OrderStatus } from "../db/schema";
+import type { OrderStatus } from "./schema";
 
 /**
  * Which status may follow which (DESIGN §10). A payment may be retried after a decline; a paid

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
-import { orderEvents, orderLines, orders, outbox, payments, type UpsellLine } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, type UpsellLine } from "./schema";
+import { outbox } from "../mail/schema";
 import { marketForCountryCode } from "../market/markets";
 import { quoteLine } from "./quote.server";
 import { confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
