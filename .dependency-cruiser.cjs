@@ -14,8 +14,10 @@ const layers = [
   ["forms"],
   ["payments"],
   ["mail"],
-  ["reviews"],
   ["orders"],
+  // Reviews and operators' accounts name orders and their lines in their tables.
+  ["reviews"],
+  ["operators"],
   ["parcels"],
   ["downloads"],
   ["emails"],

@@ -1,5 +1,5 @@
 import type { Store } from "../store/store.server";
-import type { Operator } from "../db/audit.server";
+import type { Operator } from "../operators/audit.server";
 import { htmlPage } from "./http.server";
 import { Document, type Notice } from "./views/frame";
 

@@ -6,7 +6,7 @@ import { createExperiment, findExperiment, listExperiments, shipExperiment, star
 import { experimentReport } from "../experiments/report.server";
 import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
 import type { Transaction } from "../db/database.server";
-import { recordAudit } from "../db/audit.server";
+import { recordAudit } from "../operators/audit.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { may } from "./operators.server";
 import { emptyDraft, ExperimentsView, ExperimentView, ShipConfirmView, type ArmOffers, type ExperimentDraft } from "./views/experiments-view";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { addDigitalFile, fileById, filesByProduct } from "../downloads/digital-files.server";
 import { contentDisposition, pulled } from "../downloads/download-handler.server";
 import { forbidden, MessageView, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
-import { recordAudit } from "../db/audit.server";
+import { recordAudit } from "../operators/audit.server";
 import { BadForm, htmlPage, redirect } from "./http.server";
 import { receiveUpload } from "./upload-body.server";
 import { may } from "./operators.server";

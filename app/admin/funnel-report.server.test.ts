@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orderEvents, orderLines, orders, pageViews, type OrderStatus } from "../db/schema";
+import { orderEvents, orderLines, orders, type OrderStatus } from "../orders/schema";
+import { pageViews } from "../funnel/schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { funnelReport, type FunnelFigures } from "./funnel-report.server";
 

@@ -1,6 +1,9 @@
 import { and, eq, gte, like, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
-import { experimentCounts, orderEvents, orderLines, orders, pageViews, type OrderStatus } from "../db/schema";
+import { experimentCounts } from "../experiments/schema";
+import { orderEvents, orderLines, orders, type OrderStatus } from "../orders/schema";
+import { orderEventType } from "../orders/order-events";
+import { pageViews } from "../funnel/schema";
 import { exposureStep } from "../experiments/experiments.server";
 import { parseXp } from "../experiments/experiment-model";
 import { funnelSteps, upsellStepOf, type FunnelStep } from "../funnel/funnel-steps";
@@ -308,7 +311,7 @@ export async function funnelReport(db: Queryable, input: FunnelReportInput): Pro
       .innerJoin(orders, eq(orders.id, orderEvents.orderId))
       .where(
         and(
-          eq(orderEvents.type, "upsell_shown"),
+          eq(orderEvents.type, orderEventType.upsellShown),
           paid,
           orderFilter,
           sql`not exists (select 1 from ${orderLines} where ${orderLines.orderId} = ${orderEvents.orderId} and ${orderLines.source} = (${upsellPrefix} || ${shownPage}))`,

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, operatorSessions } from "../db/schema";
+import { auditLog, operatorSessions } from "../operators/schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import type { Operator } from "../db/audit.server";
+import type { Operator } from "../operators/audit.server";
 import {
   addOperator,
   logIn,

@@ -2,8 +2,8 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { loginThrottle, operators, operatorSessions, operatorRoles, type OperatorRole } from "../db/schema";
-import { recordAudit, type Operator } from "../db/audit.server";
+import { loginThrottle, operators, operatorSessions, operatorRoles, type OperatorRole } from "../operators/schema";
+import { recordAudit, type Operator } from "../operators/audit.server";
 
 /**
  * Back-office accounts and sessions (DESIGN §13): Argon2id passwords, sessions stored in the

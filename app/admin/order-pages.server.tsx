@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { recordShipment } from "../parcels/shipments.server";
 import { linksOfOrder, reissueDownloadLinks, type ReissueResult } from "../downloads/links.server";
 import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
-import { recordAudit } from "../db/audit.server";
+import { recordAudit } from "../operators/audit.server";
 import { htmlPage, readForm, redirect } from "./http.server";
 import { refundStep } from "./refund-step.server";
 import { may } from "./operators.server";

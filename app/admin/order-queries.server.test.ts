@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orders } from "../db/schema";
+import { orders } from "../orders/schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder } from "../test-support/orders";
 import { listOrders, orderDetail, parseOrderFilter, type OrderFilter } from "./order-queries.server";

@@ -1,7 +1,10 @@
 import { listPage } from "./list-page";
 import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { auditLog, disputes, orderEvents, orderLines, orders, orderStatuses, outbox, payments, refunds, shipments, type OrderStatus } from "../db/schema";
+import { auditLog } from "../operators/schema";
+import { disputes, orderEvents, orderLines, orders, orderStatuses, payments, refunds, type OrderStatus } from "../orders/schema";
+import { outbox } from "../mail/schema";
+import { shipments } from "../parcels/schema";
 import { markets } from "../market/markets";
 import { normalizeOrderNumber } from "../orders/order-number";
 

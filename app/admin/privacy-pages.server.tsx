@@ -1,5 +1,5 @@
 import { forbidden, noticeFrom, type AdminRoute } from "./admin-route.server";
-import { recordAudit } from "../db/audit.server";
+import { recordAudit } from "../operators/audit.server";
 import { download, htmlPage, readForm, redirect } from "./http.server";
 import { may } from "./operators.server";
 import { eraseCustomerData, exportCustomerData } from "./privacy.server";

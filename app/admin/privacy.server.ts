@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
 import type { Database, Queryable } from "../db/database.server";
-import { feedback, orderEvents, orderLines, orders, outbox, payments, refundRequests, refunds, reviews, withdrawals } from "../db/schema";
-import { recordAudit, type Operator } from "../db/audit.server";
+import { feedback, orderEvents, orderLines, orders, payments, refundRequests, refunds, withdrawals } from "../orders/schema";
+import { outbox } from "../mail/schema";
+import { reviews } from "../reviews/schema";
+import { recordAudit, type Operator } from "../operators/audit.server";
 
 /**
  * A customer's rights over the data the store keeps about an e-mail address (GDPR Art. 15 and 17,

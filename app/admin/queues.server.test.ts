@@ -2,14 +2,15 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
-import { auditLog, feedback, refundRequests, withdrawals } from "../db/schema";
+import { auditLog } from "../operators/schema";
+import { feedback, refundRequests, withdrawals } from "../orders/schema";
 import { storeFeedback, storeRefundRequest } from "../orders/submissions.server";
 import { receiveWithdrawal } from "../orders/withdrawal.server";
 import { refundOrder } from "../orders/refund-service.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import type { Operator } from "../db/audit.server";
+import type { Operator } from "../operators/audit.server";
 import { listReviews } from "./review-moderation.server";
 import {
   listFeedback,

@@ -1,8 +1,8 @@
 import { listPage } from "./list-page";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { feedback, orderLines, orders, refundRequests, refunds, withdrawals } from "../db/schema";
-import { recordAudit, type Operator } from "../db/audit.server";
+import { feedback, orderLines, orders, refundRequests, refunds, withdrawals } from "../orders/schema";
+import { recordAudit, type Operator } from "../operators/audit.server";
 
 /**
  * The customer-service queues of the back office (DESIGN §13): withdrawals, refund requests and

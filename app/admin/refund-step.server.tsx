@@ -1,7 +1,7 @@
 import { previewRefund, refundOrder, type RefundRefusal, type RefundResult, type RefundScope } from "../orders/refund-service.server";
 import type { Order, OrderLine } from "../orders/order-records.server";
 import type { Store } from "../store/store.server";
-import type { Operator } from "../db/audit.server";
+import type { Operator } from "../operators/audit.server";
 import { htmlPage } from "./http.server";
 import type { SectionId } from "./views/frame";
 import { RefundConfirmView } from "./views/refund-confirm-view";

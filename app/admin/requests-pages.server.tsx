@@ -3,7 +3,7 @@ import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./adm
 import { htmlPage, readForm, redirect } from "./http.server";
 import { may } from "./operators.server";
 import { randomUUID } from "node:crypto";
-import { recordAudit } from "../db/audit.server";
+import { recordAudit } from "../operators/audit.server";
 import { orderById, linesOf } from "../orders/order-records.server";
 import { refundStep } from "./refund-step.server";
 import { refundReasons } from "./views/order-view";

@@ -2,9 +2,10 @@ import { may } from "./operators.server";
 import { listPage } from "./list-page";
 import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { orderLines, orders, reviews, reviewStatuses, type ReviewStatus } from "../db/schema";
+import { orderLines, orders } from "../orders/schema";
+import { reviews, reviewStatuses, type ReviewStatus } from "../reviews/schema";
 import { clearReviewCache } from "../reviews/review-section.server";
-import { recordAudit, type Operator } from "../db/audit.server";
+import { recordAudit, type Operator } from "../operators/audit.server";
 import { queuePageSize, type QueuePage } from "./queues.server";
 
 /**

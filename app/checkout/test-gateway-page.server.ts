@@ -4,7 +4,7 @@ import { commerceTextsFor } from "../orders/commerce-texts.server";
 import { store } from "../store/store.server";
 import { marketForCountryCode } from "../market/markets";
 import { orderById } from "../orders/order-records.server";
-import { payments } from "../db/schema";
+import { payments } from "../orders/schema";
 import { eq } from "drizzle-orm";
 
 /**

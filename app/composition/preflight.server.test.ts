@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { desc } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { digitalFiles } from "../db/schema";
+import { digitalFiles } from "../downloads/schema";
 import { startFakePayPal, type FakePayPal, type FakeWebhook } from "../../tests/fakes/paypal/fake-paypal-api";
 import { startFakeStripe, type FakeStripe, type FakeStripeOptions } from "../../tests/fakes/stripe/fake-stripe-api";
 import { startMailbox, type Mailbox } from "../../tests/e2e/support/mailbox";

@@ -3,12 +3,14 @@ import { fileURLToPath } from "node:url";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { lockDataDir } from "./data-dir-lock.server";
-import * as schema from "./schema";
 
-export type Schema = typeof schema;
-/** Both drivers give this same query builder; only the connection differs. */
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * Both drivers give this same query builder; only the connection differs. It knows no tables: each
+ * domain imports its own from its `schema.ts` and queries with them, and the migrations are SQL files,
+ * so the ground never imports a domain (docs/decisions/0040-tables-in-their-domains.md).
+ */
+export type Database = PgDatabase<PgQueryResultHKT>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
 /** Anything queries can run on: the database or a transaction inside it. */
 export type Queryable = Database | Transaction;
 
@@ -55,12 +57,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     });
     try {
       await client.query("select pg_advisory_lock($1)", [migrationLockKey]);
-      await migrate(drizzle({ client, schema }), { migrationsFolder });
+      await migrate(drizzle({ client }), { migrationsFolder });
     } finally {
       await client.query("select pg_advisory_unlock($1)", [migrationLockKey]).catch(() => undefined);
       client.release();
     }
-    return { db: drizzle({ client: pool, schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
+    return { db: drizzle({ client: pool }) as unknown as Database, kind: "postgres", close: () => pool.end() };
   }
 
   const release = "dataDir" in target ? lockDataDir(target.dataDir) : () => undefined;
@@ -69,7 +71,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<OpenDatabase
     const { drizzle } = await import("drizzle-orm/pglite");
     const { migrate } = await import("drizzle-orm/pglite/migrator");
     const client = "dataDir" in target ? await PGlite.create(join(target.dataDir, "pglite")) : await PGlite.create();
-    const db = drizzle({ client, schema });
+    const db = drizzle({ client });
     await client.query("select pg_advisory_lock($1)", [migrationLockKey]);
     await migrate(db, { migrationsFolder });
     await client.query("select pg_advisory_unlock($1)", [migrationLockKey]);

@@ -4,7 +4,7 @@ import { open, stat } from "node:fs/promises";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { digitalProducts } from "../catalog/catalog.server";
 import type { Database, Queryable } from "../db/database.server";
-import { digitalFiles, downloads } from "../db/schema";
+import { digitalFiles, downloads } from "./schema";
 import { localeCodes } from "../market/markets";
 import { deliverableTypes, sniffFile, type ByteSource } from "./file-types";
 import type { FileStorage } from "./storage.server";

@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { downloadLinks, orderLines, orders } from "../db/schema";
+import { downloadLinks } from "./schema";
+import { orderLines, orders } from "../orders/schema";
 import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { countHit, rateLimitKey } from "../db/rate-limits.server";
 import { currentFile } from "./digital-files.server";

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
-import { orderDisputed } from "../db/disputed-orders";
-import { lineRefunded } from "../db/refunded-lines";
-import { downloadLinks, downloads, orderLines, orders, outbox } from "../db/schema";
+import { orderDisputed } from "../orders/disputed-orders";
+import { lineRefunded } from "../orders/refunded-lines";
+import { downloadLinks, downloads } from "./schema";
+import { orderLines, orders } from "../orders/schema";
+import { outbox } from "../mail/schema";
 import { sign, verifySignature } from "../db/store-secret.server";
-import { recordAudit, type Operator } from "../db/audit.server";
+import { recordAudit, type Operator } from "../operators/audit.server";
 import { enqueueMail } from "../mail/outbox.server";
 import { recordEvent, type Order, type OrderLine } from "../orders/order-records.server";
 import { inviteReviews } from "../reviews/invitations.server";

@@ -1,4 +1,4 @@
-import { primaryMetrics, type ExperimentArmRow, type PrimaryMetric } from "../db/schema";
+import { primaryMetrics, type ExperimentArmRow, type PrimaryMetric } from "./schema";
 import { routeRows } from "../funnel/route-table";
 import { applySpecialOfferRule } from "../market/country-resolution";
 import { marketForCountryCode, marketForRouteValue, markets, type CountryCode } from "../market/markets";

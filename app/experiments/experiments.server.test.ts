@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { experimentCounts, orderEvents, orderLines, orders, payments, refunds, type OrderStatus } from "../db/schema";
+import { experimentCounts } from "./schema";
+import { orderEvents, orderLines, orders, payments, refunds, type OrderStatus } from "../orders/schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { readExperimentForm, type ExperimentInput } from "./experiment-model";
 import {

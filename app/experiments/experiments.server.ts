@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
-import { experimentCounts, experiments, type ExperimentArmRow, type ExperimentStatus } from "../db/schema";
+import { experimentCounts, experiments, type ExperimentArmRow, type ExperimentStatus } from "./schema";
 import { utcDay } from "../funnel/page-views.server";
 import type { ExperimentInput } from "./experiment-model";
 

@@ -1,6 +1,8 @@
 import { and, eq, isNotNull, isNull, like, notInArray, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
-import { experimentCounts, orders, type OrderStatus, type PrimaryMetric } from "../db/schema";
+import { experimentCounts, type PrimaryMetric } from "./schema";
+import { orderEventType } from "../orders/order-events";
+import { orders, type OrderStatus } from "../orders/schema";
 import { markets } from "../market/markets";
 import { upsellSource } from "../orders/upsell-service.server";
 import { parseXp } from "./experiment-model";
@@ -138,7 +140,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
         // Drizzle writes selected columns without their table, so the correlated subqueries name theirs.
         refundedMinor: sql<number>`coalesce((select sum(r.amount_minor) from refunds r where r.order_id = "orders"."id" and r.status = 'succeeded'), 0)::float8`,
         tookUpsell: sql<boolean>`exists (select 1 from order_lines l where l.order_id = "orders"."id" and l.source like ${`${upsellPrefix}%`})`,
-        shownUpsell: sql<boolean>`exists (select 1 from order_events e where e.order_id = "orders"."id" and e.type = 'upsell_shown')`,
+        shownUpsell: sql<boolean>`exists (select 1 from order_events e where e.order_id = "orders"."id" and e.type = ${orderEventType.upsellShown})`,
       })
       .from(orders)
       .where(and(like(orders.experimentArm, `${experiment.key}.%`), isNotNull(orders.experimentToken), options.includeTest ? undefined : eq(orders.test, false)))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageViews } from "../db/schema";
+import { pageViews } from "./schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { parsePageView, receivePageView } from "./page-views.server";
 

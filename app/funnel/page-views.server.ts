@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import type { Queryable } from "../db/database.server";
-import { pageViews } from "../db/schema";
+import { pageViews } from "./schema";
 import { markets, type CountryCode } from "../market/markets";
 import { isFunnelStep, type FunnelStep } from "./funnel-steps";
 import { srcLength } from "./page-view-beacon";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { outbox } from "../db/schema";
+import { outbox } from "./schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { enqueueMail, startOutboxWorker, type OutboxRow } from "./outbox.server";
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, or, sql, isNull } from "drizzle-orm";
 import type { Database, Queryable } from "../db/database.server";
-import { outbox } from "../db/schema";
+import { outbox } from "./schema";
 
 export type OutboxRow = typeof outbox.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
-import { mailRecipientDays } from "../db/schema";
+import { mailRecipientDays } from "./schema";
 
 /**
  * The forms send a receipt to whatever address is typed in; this caps how many one address gets

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { disputes, payments } from "../db/schema";
+import { disputes, payments } from "./schema";
 import { recordEvent } from "./order-records.server";
 
 /**

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Queryable, Transaction } from "../db/database.server";
-import { orderEvents, orderLines, orders, payments, type OrderStatus } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, type OrderStatus } from "./schema";
+import type { OrderEventDetails, OrderEventType } from "./order-events";
 import { assertTransition } from "./order-status";
 import type { PricedLine } from "./pricing";
 
@@ -19,18 +20,13 @@ export function orderLineRow(orderId: string, line: PricedLine, source: string, 
   return { orderId, bundleId, productId, productName, kind, units, grossMinor, vatRateBp, vatMinor, source, digitalConsentAt };
 }
 
-export async function recordEvent(
-  tx: Queryable,
-  orderId: string,
-  type: string,
-  detail: Record<string, string | number | boolean | null> = {},
-  status?: { from: OrderStatus; to: OrderStatus },
-): Promise<void> {
+/** Adds an event to the order's log: one of the typed events of `order-events.ts`, with its detail. */
+export async function recordEvent<T extends OrderEventType>(tx: Queryable, orderId: string, type: T, detail: OrderEventDetails[T], status?: { from: OrderStatus; to: OrderStatus }): Promise<void> {
   await tx.insert(orderEvents).values({ orderId, type, detail, fromStatus: status?.from ?? null, toStatus: status?.to ?? null });
 }
 
 /** Moves an order to a new status with its event; the order must be locked by the caller. */
-export async function changeStatus(tx: Transaction, order: Order, to: OrderStatus, type: string, detail: Record<string, string | number | boolean | null> = {}): Promise<Order> {
+export async function changeStatus<T extends OrderEventType>(tx: Transaction, order: Order, to: OrderStatus, type: T, detail: OrderEventDetails[T]): Promise<Order> {
   assertTransition(order.status, to);
   const [updated] = await tx
     .update(orders)

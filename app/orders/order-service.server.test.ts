@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { orderEvents, outbox, payments, orders } from "../db/schema";
+import { orderEvents, payments, orders } from "./schema";
+import { outbox } from "../mail/schema";
 import { claimDue, markSent } from "../mail/outbox.server";
 import { marketFor } from "../market/markets";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";

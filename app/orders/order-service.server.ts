@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Transaction, Database } from "../db/database.server";
-import { orderLines, orders, outbox, payments, type OrderStatus, type PaymentStatus } from "../db/schema";
+import { orderLines, orders, payments, type OrderStatus, type PaymentStatus } from "./schema";
+import { outbox } from "../mail/schema";
 import type { PaymentOutcome } from "../payments/provider";
+import type { OrderEventType } from "./order-events";
 import { newOrderNumber } from "./order-number";
 import { changeStatus, confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
 import type { OrderTotals, PricedLine } from "./pricing";
@@ -92,6 +94,13 @@ export type PlaceResult =
 const settledOrderStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded", "refunded", "withdrawn", "cancelled"];
 const openPaymentStatuses: readonly PaymentStatus[] = ["started", "requires_action", "processing"];
 
+/** The event of an upsell's payment that did not (yet) succeed, by the provider's answer. */
+const upsellPaymentEvents = {
+  requires_action: "upsell_payment_requires_action",
+  processing: "upsell_payment_processing",
+  declined: "upsell_payment_declined",
+} as const satisfies Record<Exclude<PaymentOutcome["status"], "succeeded">, OrderEventType>;
+
 /**
  * Creates the order of a checkout submission, or finds it again when the same form is sent twice,
  * and opens one payment attempt for it. The order row is locked while deciding, so two requests of
@@ -120,7 +129,7 @@ export async function placeOrder(db: Database, input: NewOrder, payment: { provi
         superseded = await settlePayment(tx, open, { status: "declined", providerRef: open.providerRef, code: "cancelled" }, new Date());
         await recordEvent(tx, order.id, "payment_superseded", { payment: open.id, method: open.method });
       }
-      if (current.status === "payment_failed") current = await changeStatus(tx, current, "pending_payment", "payment_retried");
+      if (current.status === "payment_failed") current = await changeStatus(tx, current, "pending_payment", "payment_retried", {});
     }
     const [{ attempts } = { attempts: 0 }] = await tx.select({ attempts: sql<number>`count(*)::int` }).from(payments).where(eq(payments.orderId, order.id));
     const [started] = await tx
@@ -244,7 +253,7 @@ export async function applyPaymentOutcome(db: Database, paymentId: string, outco
     if (payment.upsellLine) {
       // An upsell's payment never changes the paid order's status: it adds its line, or nothing.
       if (outcome.status === "succeeded") return { order: await addUpsellLine(tx, order, updated), payment: updated };
-      await recordEvent(tx, order.id, `upsell_payment_${outcome.status}`, { ...detail, step: payment.upsellLine.step });
+      await recordEvent(tx, order.id, upsellPaymentEvents[outcome.status], { ...detail, step: payment.upsellLine.step });
       return { order, payment: updated };
     }
     if (outcome.status === "succeeded") return { order: await markPaid(tx, order, detail), payment: updated };
@@ -271,7 +280,7 @@ export async function endFunnel(db: Database, orderId: string): Promise<void> {
       .returning();
     const [order] = ended;
     if (!order) return;
-    await recordEvent(tx, orderId, "funnel_ended");
+    await recordEvent(tx, orderId, "funnel_ended", {});
     await tx
       .update(outbox)
       .set({ sendAfter: new Date() })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { orderStatuses, type OrderStatus } from "../db/schema";
+import { orderStatuses, type OrderStatus } from "./schema";
 import { assertTransition, canTransition, InvalidTransitionError } from "./order-status";
 
 const allowed: [OrderStatus, OrderStatus][] = [

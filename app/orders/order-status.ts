@@ -1,4 +1,4 @@
-import type { OrderStatus } from "../db/schema";
+import type { OrderStatus } from "./schema";
 
 /**
  * Which status may follow which (decision 42). A payment may be retried after a decline; a paid

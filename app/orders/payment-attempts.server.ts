@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { payments, refunds, type OrderStatus } from "../db/schema";
+import { payments, refunds, type OrderStatus } from "./schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
 import { orderById, paymentById, recordEvent, type Order, type Payment } from "./order-records.server";
 import { adoptSupersededCharge, applyPaymentOutcome, supersedeOpenAttempts } from "./order-service.server";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { disputes, orderEvents, outbox, payments, refunds, webhookEvents } from "../db/schema";
+import { disputes, orderEvents, payments, refunds, webhookEvents } from "./schema";
+import { outbox } from "../mail/schema";
 import { WebhookRejected, type PaymentProvider, type VerifiedWebhook } from "../payments/provider";
 import type { Database } from "../db/database.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";

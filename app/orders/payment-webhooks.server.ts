@@ -1,6 +1,6 @@
 import { and, eq, isNull, or } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { payments, webhookEvents } from "../db/schema";
+import { payments, webhookEvents } from "./schema";
 import { isUuid } from "../db/uuid";
 import { recordEvent, type Payment } from "./order-records.server";
 import { applyPaymentOutcome } from "./order-service.server";

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { orderEvents, orderLines, orders, outbox, payments, refunds, testGatewayRefunds } from "../db/schema";
+import { orderEvents, orderLines, orders, payments, refunds } from "./schema";
+import { outbox } from "../mail/schema";
+import { testGatewayRefunds } from "../payments/test-gateway/schema";
 import type { PaymentProvider, RefundOutcome } from "../payments/provider";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";

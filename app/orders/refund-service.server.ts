@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNotNull, like, lte } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
-import { orderLines, orders, outbox, payments, refunds, type OrderStatus } from "../db/schema";
+import { orderLines, orders, payments, refunds, type OrderStatus } from "./schema";
+import { outbox } from "../mail/schema";
 import { enqueueMail } from "../mail/outbox.server";
 import type { PaymentProvider } from "../payments/provider";
 import { changeStatus, recordEvent, type Order, type OrderLine, type Payment } from "./order-records.server";

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { funnelReport } from "../admin/funnel-report.server";
-import { orderEvents, orderLines, orders, outbox, pageViews } from "../db/schema";
+import { orderEvents, orderLines, orders } from "./schema";
+import { outbox } from "../mail/schema";
+import { pageViews } from "../funnel/schema";
 import { isFunnelStep } from "../funnel/funnel-steps";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { seedOrders } from "./seed.server";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { feedback, orders, refundRequests } from "../db/schema";
+import { feedback, orders, refundRequests } from "./schema";
 import { enqueueMail } from "../mail/outbox.server";
 import { takeFormMailAllowance } from "../mail/recipient-allowance.server";
 import { normalizeOrderNumber } from "./order-number";

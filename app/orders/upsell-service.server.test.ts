@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { orderLines, orders, outbox, payments } from "../db/schema";
+import { orderLines, orders, payments } from "./schema";
+import { outbox } from "../mail/schema";
 import { marketFor, type CountryCode } from "../market/markets";
 import type { Database } from "../db/database.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
-import { orderEvents, orderLines, orders, outbox, payments, type UpsellLine } from "../db/schema";
+import { orderLines, orders, payments, type UpsellLine } from "./schema";
+import { outbox } from "../mail/schema";
 import { marketForCountryCode } from "../market/markets";
 import { quoteLine } from "./quote.server";
 import { confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
@@ -147,7 +148,7 @@ export async function addUpsellLine(tx: Transaction, order: Order, payment: Paym
 
 /** The buyer said no thanks at this step: recorded for the funnel report, nothing else changes. */
 export async function declineUpsell(db: Database, orderId: string, step: string): Promise<void> {
-  await db.insert(orderEvents).values({ orderId, type: "upsell_declined", detail: { step } });
+  await recordEvent(db, orderId, "upsell_declined", { step });
 }
 
 /** The latest attempt to pay for this step's upsell, to explain a failure on the page. */

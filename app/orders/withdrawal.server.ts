@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
-import { orders, withdrawals } from "../db/schema";
+import { orders, withdrawals } from "./schema";
 import { enqueueMail } from "../mail/outbox.server";
 import { takeFormMailAllowance } from "../mail/recipient-allowance.server";
 import { changeStatus, recordEvent, type Order } from "./order-records.server";

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
-import { auditLog, orderEvents, orders, payments, refunds } from "../db/schema";
+import { auditLog } from "../operators/schema";
+import { orderEvents, orders, payments, refunds } from "../orders/schema";
 import { orderById, type Order, type OrderLine } from "../orders/order-records.server";
 import { applyPaymentOutcome } from "../orders/order-service.server";
 import { refundOrder } from "../orders/refund-service.server";
@@ -12,7 +13,7 @@ import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder } from "../test-support/orders";
-import type { Operator } from "../db/audit.server";
+import type { Operator } from "../operators/audit.server";
 import { fulfilmentCsv, fulfilmentCsvHeaders, pendingFulfilment, type FulfilmentRefusal, type FulfilmentRow } from "./fulfilment.server";
 import { markFulfilled } from "../test-support/fulfilment";
 

@@ -1,12 +1,12 @@
 import { stringify } from "csv-stringify/sync";
 import { and, asc, eq, inArray, isNotNull, isNull, not, sql, type SQL } from "drizzle-orm";
 import type { Database, Transaction } from "../db/database.server";
-import { lineRefunded } from "../db/refunded-lines";
-import { orderDisputed } from "../db/disputed-orders";
-import { orderLines, orders, type OrderStatus } from "../db/schema";
+import { lineRefunded } from "../orders/refunded-lines";
+import { orderDisputed } from "../orders/disputed-orders";
+import { orderLines, orders, type OrderStatus } from "../orders/schema";
 import { changeStatus, recordEvent, type Order } from "../orders/order-records.server";
 import { inviteReviews } from "../reviews/invitations.server";
-import { recordAudit, type Operator } from "../db/audit.server";
+import { recordAudit, type Operator } from "../operators/audit.server";
 
 /**
  * Fulfilment (decisions 42 and 26): the physical lines the warehouse is to ship, as a CSV, and the

@@ -1,8 +1,10 @@
 import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import type { Database, Queryable, Transaction } from "../db/database.server";
-import { orders, outbox, shipments, type shipmentSources } from "../db/schema";
+import { orders } from "../orders/schema";
+import { outbox } from "../mail/schema";
+import { shipments, type shipmentSources } from "./schema";
 import { fulfilLocked, noGoodsOwed, type FulfilmentRefusal } from "./fulfilment.server";
-import { recordAudit, type Operator } from "../db/audit.server";
+import { recordAudit, type Operator } from "../operators/audit.server";
 import { enqueueMail } from "../mail/outbox.server";
 import { normalizeOrderNumber } from "../orders/order-number";
 import { recordEvent, type Order } from "../orders/order-records.server";

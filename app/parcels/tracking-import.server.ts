@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import type { Database } from "../db/database.server";
-import type { Operator } from "../db/audit.server";
+import type { Operator } from "../operators/audit.server";
 import { recordShipment, type ShipmentOutcome } from "./shipments.server";
 
 /**

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, not } from "drizzle-orm";
 import type { Queryable, Transaction } from "../db/database.server";
-import { lineRefunded } from "../db/refunded-lines";
-import { orderLines, orders, outbox, reviewInvitations } from "../db/schema";
+import { lineRefunded } from "../orders/refunded-lines";
+import { orderLines, orders } from "../orders/schema";
+import { outbox } from "../mail/schema";
+import { reviewInvitations } from "./schema";
 import { routePath } from "../funnel/paths";
 import { marketForCountryCode } from "../market/markets";
 import { sign, verifySignature } from "../db/store-secret.server";

@@ -1,14 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
-import { auditLog, outbox, reviewInvitations, reviews } from "../db/schema";
+import { auditLog } from "../operators/schema";
+import { outbox } from "../mail/schema";
+import { reviewInvitations, reviews } from "./schema";
 import { markFulfilled } from "../test-support/fulfilment";
 import { downloadDigitalItems } from "../test-support/digital-files";
 import { moderateReview } from "../admin/review-moderation.server";
 import { marketFor } from "../market/markets";
 import { paidTestOrder, testOperator } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import type { Operator } from "../db/audit.server";
+import type { Operator } from "../operators/audit.server";
 import { invitationIdOf, invitationToken, reviewLinkDays } from "./invitations.server";
 import { productReviewsData, ratingSummariesData } from "./review-section.server";
 import { displayNameOf, invitationState, publishedReviews, ratingSummaries, submitReview } from "./reviews.server";

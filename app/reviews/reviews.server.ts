@@ -2,7 +2,7 @@ import { lineNameIn } from "../catalog/catalog.server";
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Queryable } from "../db/database.server";
-import { reviewInvitations, reviews } from "../db/schema";
+import { reviewInvitations, reviews } from "./schema";
 import { marketForCountryCode, type Market } from "../market/markets";
 import { invitationIdOf, invitationsByIds, type InvitationForReview } from "./invitations.server";
 import type { ReviewValues } from "./review-validation";

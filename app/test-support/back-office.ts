@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { operators, orderLines, orders } from "../db/schema";
+import { operators } from "../operators/schema";
+import { orderLines, orders } from "../orders/schema";
 import { marketFor } from "../market/markets";
-import type { Operator } from "../db/audit.server";
+import type { Operator } from "../operators/audit.server";
 import type { Order, OrderLine } from "../orders/order-records.server";
 import { applyPaymentOutcome, endFunnel, placeOrder, type Contact } from "../orders/order-service.server";
 import { quoteCheckout, quoteLine } from "../orders/quote.server";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
-import { orders } from "../db/schema";
-import type { Operator } from "../db/audit.server";
+import { orders } from "../orders/schema";
+import type { Operator } from "../operators/audit.server";
 import { fulfilLocked, type FulfilmentRefusal } from "../parcels/fulfilment.server";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

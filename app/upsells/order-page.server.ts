@@ -1,6 +1,6 @@
 import { lineNameIn } from "../catalog/catalog.server";
 import { and, eq } from "drizzle-orm";
-import { payments } from "../db/schema";
+import { payments } from "../orders/schema";
 import type { Queryable } from "../db/database.server";
 import { orderCookieName, orderIdFromRequest } from "../orders/order-access.server";
 import { linesOf, orderById, type Order } from "../orders/order-records.server";

@@ -2,7 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { pricedBundle } from "../catalog/catalog.server";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
-import { payments } from "../db/schema";
+import { payments } from "../orders/schema";
 import { readFormBody } from "../forms/form-body.server";
 import { funnelTextsFor, productTextFor, upsells } from "../funnel/content.server";
 import { routePath } from "../funnel/paths";

@@ -3,8 +3,8 @@ import { maxArms } from "../../experiments/experiment-model";
 import type { ArmFigures, ExperimentReport } from "../../experiments/report.server";
 import { srmAlertBelow } from "../../experiments/statistics.server";
 import type { Interval } from "../../experiments/statistics.server";
-import type { Operator } from "../../db/audit.server";
-import type { PrimaryMetric } from "../../db/schema";
+import type { Operator } from "../../operators/audit.server";
+import type { PrimaryMetric } from "../../experiments/schema";
 import { may } from "../operators.server";
 import { formatMinor, formatTime, Frame, MarketSelect, type Notice } from "./frame";
 

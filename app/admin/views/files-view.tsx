@@ -1,5 +1,5 @@
 import { localeCodes } from "../../market/markets";
-import type { Operator } from "../../db/audit.server";
+import type { Operator } from "../../operators/audit.server";
 import type { ProductFiles } from "../../downloads/digital-files.server";
 import { formatTime, Frame, type Notice } from "./frame";
 

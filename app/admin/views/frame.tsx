@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { markets } from "../../market/markets";
-import type { Operator } from "../../db/audit.server";
+import type { Operator } from "../../operators/audit.server";
 import { stylesheet } from "../http.server";
 
 /** The back office's sections, in the order of its navigation. */

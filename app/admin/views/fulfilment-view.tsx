@@ -1,5 +1,5 @@
 import { dispatchDeadline, dispatchWorkingDays, isOverdue } from "../../parcels/dispatch-promise";
-import type { Operator } from "../../db/audit.server";
+import type { Operator } from "../../operators/audit.server";
 import type { FulfilmentRefusal, FulfilmentRow } from "../../parcels/fulfilment.server";
 import type { ShipmentOutcome, ShipmentRefusal } from "../../parcels/shipments.server";
 import { trackingCsvColumns, type ImportedLine } from "../../parcels/tracking-import.server";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { refunds } from "../../db/schema";
+import { refunds } from "../../orders/schema";
 import { closeDispute, openDispute } from "../../orders/disputes.server";
 import { applyPaymentOutcome, endFunnel } from "../../orders/order-service.server";
 import { useTestDatabase } from "../../test-support/databases";

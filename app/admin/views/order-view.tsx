@@ -1,5 +1,5 @@
-import type { Operator } from "../../db/audit.server";
-import { disputeLost } from "../../db/disputed-orders";
+import type { Operator } from "../../operators/audit.server";
+import { disputeLost } from "../../orders/disputed-orders";
 import { may } from "../operators.server";
 import type { OrderDetail, TimelineEntry } from "../order-queries.server";
 import { formatMinor, formatTime, Frame, ReasonSelect, statusLabel, type Notice } from "./frame";

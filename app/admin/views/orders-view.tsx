@@ -1,5 +1,5 @@
-import { orderStatuses } from "../../db/schema";
-import type { Operator } from "../../db/audit.server";
+import { orderStatuses } from "../../orders/schema";
+import type { Operator } from "../../operators/audit.server";
 import type { OrderFilter, OrderListRow } from "../order-queries.server";
 import { formatMinor, formatTime, Frame, MarketSelect, Pager, statusLabel, type Notice } from "./frame";
 

@@ -1,4 +1,4 @@
-import type { Operator } from "../../db/audit.server";
+import type { Operator } from "../../operators/audit.server";
 import { may } from "../operators.server";
 import { Frame, type Notice } from "./frame";
 

@@ -1,4 +1,4 @@
-import type { Operator } from "../../db/audit.server";
+import type { Operator } from "../../operators/audit.server";
 import { Frame, formatMinor, type SectionId } from "./frame";
 
 export interface RefundConfirmation {

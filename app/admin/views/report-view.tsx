@@ -1,7 +1,7 @@
 import { parseXp, xpValue } from "../../experiments/experiment-model";
 import type { Experiment } from "../../experiments/experiments.server";
 import { markets } from "../../market/markets";
-import type { Operator } from "../../db/audit.server";
+import type { Operator } from "../../operators/audit.server";
 import type { FunnelReport } from "../funnel-report.server";
 import { FunnelReportView } from "../funnel-report-view";
 import { Frame, MarketSelect } from "./frame";

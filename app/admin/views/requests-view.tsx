@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { Operator } from "../../db/audit.server";
+import type { Operator } from "../../operators/audit.server";
 import {
   refundRequestTransitions,
   withdrawalTransitions,

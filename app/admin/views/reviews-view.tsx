@@ -1,5 +1,5 @@
-import { reviewStatuses, type ReviewStatus } from "../../db/schema";
-import type { Operator } from "../../db/audit.server";
+import { reviewStatuses, type ReviewStatus } from "../../reviews/schema";
+import type { Operator } from "../../operators/audit.server";
 import { may } from "../operators.server";
 import type { QueuePage } from "../queues.server";
 import { rejectionReasons, type ModerationRow } from "../review-moderation.server";

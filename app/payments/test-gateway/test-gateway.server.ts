@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/database.server";
-import { testGatewayCharges, testGatewayMethods, testGatewayRefunds } from "../../db/schema";
+import { testGatewayCharges, testGatewayMethods, testGatewayRefunds } from "./schema";
 import type { ChargeSavedMethodInput, PaymentOutcome, PaymentProvider, RefundInput, RefundOutcome, StartPaymentInput } from "../provider";
 import { cardDigits, testCardKind, type TestCardKind } from "./test-cards";
 

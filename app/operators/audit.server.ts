@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.server";
+import type { Queryable } from "../db/database.server";
 import { auditLog, type OperatorRole } from "./schema";
 
 /** The operator a back-office request acts for. */
