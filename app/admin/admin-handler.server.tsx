@@ -27,7 +27,6 @@ function routeObject(route: AdminRoute): RouteObject {
   return {
     path: route.path,
     caseSensitive: route.caseSensitive ?? true,
-    handle: route.nav,
     ...(route.loader ? { loader: call(route.loader) } : {}),
     ...(route.action ? { action: call(route.action) } : {}),
   };
