@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStore, type Store } from "../store/store.server";
 import { useTestDatabase } from "../test-support/databases";
 import { handleAdminRequest } from "./admin-handler.server";
+import { paidTestOrder } from "../test-support/back-office";
 import { addOperator } from "./operators.server";
 
 const origin = "http://127.0.0.1:4000";
@@ -48,11 +49,16 @@ describe("the back office's front door and its route list", () => {
     expect((await get("/admin/orders/vn-aaaa-bbbb")).status).toBe(404);
   });
 
-  it("answers HEAD with the loader's answer and keeps a redirect's headers", async () => {
+  it("answers HEAD with the loader's answer, an action's page inside the navigation and its redirect as it is", async () => {
     expect((await get("/admin/privacy", "HEAD")).status).toBe(200);
-    const erased = await post("/admin/privacy/erase", { email: "nobody@example.com", confirmEmail: "somebody@example.com" });
-    expect(erased.status).toBe(400);
-    expect(await erased.text()).toContain('aria-current="page"');
+    const refused = await post("/admin/privacy/erase", { email: "nobody@example.com", confirmEmail: "somebody@example.com" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('<a href="/admin/privacy" aria-current="page">');
+    const { order } = await paidTestOrder(database.db);
+    const erased = await post("/admin/privacy/erase", { email: order.email, confirmEmail: order.email, verified: "yes" });
+    expect(erased.status).toBe(303);
+    expect(erased.headers.get("location")).toBe("/admin/privacy?done=erased");
+    expect(erased.headers.get("cache-control")).toBe("no-store");
   });
 
   it("ends a session on logging out, with the cookie removed", async () => {

@@ -25,14 +25,15 @@ function routeObject(route: AdminRoute): RouteObject {
   const call = (answer: (context: AdminContext) => Promise<Answer>) => (args: { request: Request; params: AdminContext["params"]; context: unknown }) =>
     answer({ ...(args.context as SignedIn), request: args.request, params: args.params });
   return {
-    path: route.path,
+    path: `/admin/${route.path}`,
     caseSensitive: route.caseSensitive ?? true,
     ...(route.loader ? { loader: call(route.loader) } : {}),
     ...(route.action ? { action: call(route.action) } : {}),
   };
 }
 
-const handler = createStaticHandler(adminRoutes.map(routeObject), { basename: "/admin" });
+// No `basename`: React Router would put it before the routes' redirects' paths a second time.
+const handler = createStaticHandler(adminRoutes.map(routeObject));
 
 /** The sections of the navigation the operator may see, from the route list. */
 const navigationFor = (operator: Operator) =>
