@@ -30,6 +30,7 @@ export function serverRuntime(env: Record<string, string | undefined> = process.
 export interface FrontDoorHooks {
   checkDatabase?: () => Promise<void>;
   sharedHitCounter?: () => SharedHitCounter | null;
+  backOfficeUploadPaths?: readonly string[];
 }
 
 const policyOf = (req: Request): RoutePolicy => (req.res?.locals.routePolicy as RoutePolicy | undefined) ?? policies.other;
@@ -55,7 +56,7 @@ export function installFrontDoor(app: Express, routes: Record<string, ManifestRo
   app.use(checkHostAndTarget);
   app.use(sendStrictTransportSecurity(settings.publicUrlIsHttps));
   app.use((req, res, next) => {
-    res.locals.routePolicy = policyFor(req.path, match);
+    res.locals.routePolicy = policyFor(req.path, match, hooks.backOfficeUploadPaths);
     next();
   });
   app.use(limitBodies((req) => policyOf(req).bodyBytes));

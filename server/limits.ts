@@ -42,10 +42,13 @@ export const policies = {
 
 const formRoutes = new Set(["withdraw", "refund", "feedback"]);
 
-/** The policy of a path, from the route it belongs to (`checkout-2` is `checkout` with its locale). */
-export function policyFor(pathname: string, match: (pathname: string) => MatchedRoute | null): RoutePolicy {
+/**
+ * The policy of a path, from the route it belongs to (`checkout-2` is `checkout` with its locale);
+ * the back office names the paths of its pages that take a file (`backOfficeUploadPaths`).
+ */
+export function policyFor(pathname: string, match: (pathname: string) => MatchedRoute | null, uploadPaths: readonly string[] = []): RoutePolicy {
   if (pathname === "/admin/login" || pathname === "/admin/login/") return policies.adminLogin;
-  if (pathname === "/admin/files" || pathname === "/admin/files/") return policies.adminUpload;
+  if (uploadPaths.some((path) => pathname === path || pathname === `${path}/`)) return policies.adminUpload;
   if (pathname === "/admin" || pathname.startsWith("/admin/")) return policies.admin;
   const route = match(pagePathOf(pathname).path);
   if (!route) return policies.other;

@@ -4,10 +4,11 @@ import { routeEntryForPath } from "../funnel/route-for-path";
 import { markets } from "../market/markets";
 import { createExperiment, findExperiment, listExperiments, shipExperiment, startExperiment, stopExperiment, type Change, type Experiment } from "../experiments/experiments.server";
 import { experimentReport } from "../experiments/report.server";
-import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { forbidden, noticeFrom, notFound, param, type AdminContext, type AdminRoute, type Answer } from "./admin-route.server";
 import type { Transaction } from "../db/database.server";
 import { recordAudit } from "../operators/audit.server";
-import { htmlPage, readForm, redirect } from "./http.server";
+import { page, redirect } from "./http.server";
+import { readForm } from "./form.server";
 import { may } from "./operators.server";
 import { emptyDraft, ExperimentsView, ExperimentView, ShipConfirmView, type ArmOffers, type ExperimentDraft } from "./views/experiments-view";
 import type { Notice } from "./views/frame";
@@ -61,16 +62,16 @@ export function armOffers(experiment: Pick<Experiment, "market" | "arms">, today
     }));
 }
 
-async function showList({ store, operator }: AdminContext, notice: Notice | null, draft = emptyDraft, errors: string[] = [], status = 200): Promise<Response> {
-  return htmlPage(<ExperimentsView operator={operator} experiments={await listExperiments(store.db)} draft={draft} errors={errors} notice={notice} />, status);
+async function showList({ store, operator }: AdminContext, notice: Notice | null, draft = emptyDraft, errors: string[] = [], status = 200): Promise<Answer> {
+  return page(<ExperimentsView operator={operator} experiments={await listExperiments(store.db)} draft={draft} errors={errors} notice={notice} />, status);
 }
 
-async function showExperiment(context: AdminContext, experiment: Experiment, notice: Notice | null, status = 200): Promise<Response> {
+async function showExperiment(context: AdminContext, experiment: Experiment, notice: Notice | null, status = 200): Promise<Answer> {
   const { store, operator, url } = context;
   // A store in test mode has only test orders, so they count unless left out.
   const includeTest = url.searchParams.has("test") ? url.searchParams.get("test") === "1" : store.settings.storeMode === "test";
   const report = await experimentReport(store.db, experiment, { includeTest });
-  return htmlPage(<ExperimentView operator={operator} experiment={experiment} report={report} offers={armOffers(experiment)} notice={notice} />, status);
+  return page(<ExperimentView operator={operator} experiment={experiment} report={report} offers={armOffers(experiment)} notice={notice} />, status);
 }
 
 const auditDetail = (experiment: Experiment) => ({
@@ -91,19 +92,31 @@ async function change(context: AdminContext, action: string, make: (tx: Transact
   });
 }
 
-async function afterChange(context: AdminContext, key: string, result: Change, done: string): Promise<Response> {
+async function afterChange(context: AdminContext, key: string, result: Change, done: string): Promise<Answer> {
   if (result.kind === "done") return redirect(`/admin/experiments/${result.experiment.key}?done=${done}`);
   const experiment = await findExperiment(context.store.db, key);
   if (!experiment) return notFound(result.text);
   return showExperiment(context, experiment, { kind: "error", text: `${result.text} Nothing was changed.` }, result.reason === "entry_taken" || result.reason === "wrong_status" || result.reason === "loop" ? 409 : 400);
 }
 
+const experimentKey = (context: AdminContext) => param(context.params, "key", /^[a-z0-9]{8}$/);
+
+/** Starting or stopping a test, as its own page's buttons post it. */
+function startOrStop(action: "start" | "stop") {
+  return async (context: AdminContext): Promise<Answer> => {
+    const key = experimentKey(context);
+    if (!may(context.operator, "run_experiments")) return forbidden(notAllowed);
+    if (action === "start") return afterChange(context, key, await change(context, "experiment_started", (tx) => startExperiment(tx, key)), "started");
+    return afterChange(context, key, await change(context, "experiment_stopped", (tx) => stopExperiment(tx, key)), "stopped");
+  };
+}
+
 export const experimentRoutes: readonly AdminRoute[] = [
-  { method: "GET", pattern: /^\/admin\/experiments\/?$/, handle: (context) => showList(context, noticeFrom(context.url, notices)) },
   {
-    method: "POST",
-    pattern: /^\/admin\/experiments\/?$/,
-    async handle(context) {
+    path: "experiments",
+    nav: { label: "Split tests", permission: "view" },
+    loader: (context) => showList(context, noticeFrom(context.url, notices)),
+    async action(context) {
       if (!may(context.operator, "run_experiments")) return forbidden(notAllowed);
       const form = await readForm(context.request);
       const { input, errors } = readExperimentForm(form);
@@ -115,34 +128,21 @@ export const experimentRoutes: readonly AdminRoute[] = [
     },
   },
   {
-    method: "GET",
-    pattern: /^\/admin\/experiments\/([a-z0-9]{8})$/,
-    params: ["key"],
-    async handle(context) {
-      const experiment = await findExperiment(context.store.db, context.params.key ?? "");
+    path: "experiments/:key",
+    async loader(context) {
+      const experiment = await findExperiment(context.store.db, experimentKey(context));
       if (!experiment) return notFound("There is no such split test.");
       return showExperiment(context, experiment, noticeFrom(context.url, notices));
     },
   },
+  { path: "experiments/:key/start", action: startOrStop("start") },
+  { path: "experiments/:key/stop", action: startOrStop("stop") },
   {
-    method: "POST",
-    pattern: /^\/admin\/experiments\/([a-z0-9]{8})\/(start|stop)$/,
-    params: ["key", "action"],
-    async handle(context) {
-      if (!may(context.operator, "run_experiments")) return forbidden(notAllowed);
-      const key = context.params.key ?? "";
-      if (context.params.action === "start") return afterChange(context, key, await change(context, "experiment_started", (tx) => startExperiment(tx, key)), "started");
-      return afterChange(context, key, await change(context, "experiment_stopped", (tx) => stopExperiment(tx, key)), "stopped");
-    },
-  },
-  {
-    method: "POST",
-    pattern: /^\/admin\/experiments\/([a-z0-9]{8})\/ship$/,
-    params: ["key"],
-    async handle(context) {
-      const { store, operator, params, request } = context;
+    path: "experiments/:key/ship",
+    async action(context) {
+      const { store, operator, request } = context;
+      const key = experimentKey(context);
       if (!may(operator, "run_experiments")) return forbidden(notAllowed);
-      const key = params.key ?? "";
       const experiment = await findExperiment(store.db, key);
       if (!experiment) return notFound("There is no such split test.");
       const form = await readForm(request);
@@ -153,7 +153,7 @@ export const experimentRoutes: readonly AdminRoute[] = [
         return showExperiment(context, experiment, { kind: "error", text: "The sample-ratio check alerts, so the counts cannot be trusted and no arm is shipped from them. Nothing was changed." }, 409);
       }
       if (!report.gate.ready && form.get("confirm") !== "yes" && experiment.arms[arm]) {
-        return htmlPage(<ShipConfirmView operator={operator} experiment={experiment} arm={arm} reason={report.gate.reason ?? ""} />);
+        return page(<ShipConfirmView operator={operator} experiment={experiment} arm={arm} reason={report.gate.reason ?? ""} />);
       }
       const result = await change(context, "experiment_shipped", (tx) => shipExperiment(tx, key, arm), { shippedArm: arm, shippedPath: experiment.arms[arm]?.path ?? "", beforeVerdict: report.gate.ready ? 0 : 1 });
       return afterChange(context, key, result, "shipped");

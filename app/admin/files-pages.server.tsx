@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { addDigitalFile, fileById, filesByProduct } from "../downloads/digital-files.server";
 import { contentDisposition, pulled } from "../downloads/download-handler.server";
-import { forbidden, MessageView, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { forbidden, MessageView, noticeFrom, notFound, param, type AdminContext, type AdminRoute, type Answer } from "./admin-route.server";
 import { recordAudit } from "../operators/audit.server";
-import { BadForm, htmlPage, redirect } from "./http.server";
-import { receiveUpload } from "./upload-body.server";
+import { htmlPage, page, redirect } from "./http.server";
+import { readFormWithFile } from "./form.server";
 import { may } from "./operators.server";
 import { FilesView } from "./views/files-view";
 import type { Notice } from "./views/frame";
@@ -19,9 +21,9 @@ const notices: Record<string, Notice> = {
   uploaded: { kind: "ok", text: "Stored: the new file is the current version, and buyers get it from now on." },
 };
 
-async function showFiles(context: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
+async function showFiles(context: AdminContext, notice: Notice | null, status = 200): Promise<Answer> {
   const { store, operator } = context;
-  return htmlPage(<FilesView operator={operator} products={await filesByProduct(store.db)} canUpload={may(operator, "fulfil")} maxUploadMb={backOfficeUploadMb} notice={notice} />, status);
+  return page(<FilesView operator={operator} products={await filesByProduct(store.db)} canUpload={may(operator, "fulfil")} maxUploadMb={backOfficeUploadMb} notice={notice} />, status);
 }
 
 /**
@@ -30,14 +32,18 @@ async function showFiles(context: AdminContext, notice: Notice | null, status = 
  * within the size limit. A refusal says why and leaves the current version in place. The body is
  * read only here, after the back office has checked the session and the origin.
  */
-async function upload(context: AdminContext): Promise<Response> {
+async function upload(context: AdminContext): Promise<Answer> {
   const { store, operator, request } = context;
   if (!may(operator, "fulfil")) return forbidden("Your role may not upload files.");
-  if (!(request.headers.get("content-type") ?? "").startsWith("multipart/form-data")) throw new BadForm("The file is sent as multipart/form-data.");
   const path = join(tmpdir(), `upload-${randomUUID()}`);
   try {
     // One byte more than the limit is kept, so that the file is refused as too large by the check below.
-    const form = await receiveUpload(request, path, store.settings.downloads.fileMaxBytes + 1);
+    const form = await readFormWithFile(request, {
+      name: "file",
+      keepBytes: store.settings.downloads.fileMaxBytes + 1,
+      receive: (file) => pipeline(file, createWriteStream(path)),
+      refusal: "The file is sent as multipart/form-data.",
+    });
     if (form.fileBytes === 0) return showFiles(context, { kind: "error", text: "Choose a file to upload. Nothing was stored." }, 400);
     const productId = form.fields.get("product") ?? "";
     const result = await addDigitalFile(store.db, store.files, { productId, locale: form.fields.get("locale") || null, path, uploadedBy: operator.email }, { maxBytes: store.settings.downloads.fileMaxBytes });
@@ -54,14 +60,13 @@ async function upload(context: AdminContext): Promise<Response> {
  * the generated test delivery, so this is where the real bytes are checked.
  */
 async function readStoredFile(context: AdminContext): Promise<Response> {
-  const { store, params } = context;
-  const file = await fileById(store.db, Number(params.id));
+  const file = await fileById(context.store.db, Number(param(context.params, "id", /^\d{1,15}$/)));
   if (!file) return notFound("There is no such file.");
   const headers = { "Content-Type": file.contentType, "Content-Length": String(file.bytes), "Content-Disposition": contentDisposition(file.fileName), "Cache-Control": "private, no-store" };
   if (context.request.method === "HEAD") return new Response(null, { headers });
   let stream;
   try {
-    stream = await store.files.read(file.storageKey, { start: 0, end: file.bytes - 1 });
+    stream = await context.store.files.read(file.storageKey, { start: 0, end: file.bytes - 1 });
   } catch (error) {
     console.error(`File ${file.id} could not be read from the storage`, error instanceof Error ? error.message : error);
     return htmlPage(<MessageView title="File unavailable" text="The storage did not give this file. Upload it again." />, 503);
@@ -70,7 +75,6 @@ async function readStoredFile(context: AdminContext): Promise<Response> {
 }
 
 export const filesRoutes: readonly AdminRoute[] = [
-  { method: "GET", pattern: /^\/admin\/files\/?$/, handle: (context) => showFiles(context, noticeFrom(context.url, notices)) },
-  { method: "GET", pattern: /^\/admin\/files\/(\d{1,15})$/, params: ["id"], handle: readStoredFile },
-  { method: "POST", pattern: /^\/admin\/files\/?$/, handle: upload },
+  { path: "files", nav: { label: "Files", permission: "view" }, upload: true, loader: (context) => showFiles(context, noticeFrom(context.url, notices)), action: upload },
+  { path: "files/:id", loader: readStoredFile },
 ];

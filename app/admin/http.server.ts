@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { createCookie } from "react-router";
 import adminCss from "./admin.css?raw";
 
 /**
@@ -38,6 +39,17 @@ export function htmlPage(element: ReactElement, status = 200, headers: HeadersIn
   return response;
 }
 
+/**
+ * A page of a section, as a route's loader or action gives it: the front door renders it inside the
+ * navigation of the signed-in operator (which it derives from the route list, so it is not known here).
+ */
+export interface Page {
+  element: ReactElement;
+  status: number;
+}
+
+export const page = (element: ReactElement, status = 200): Page => ({ element, status });
+
 /** A file to save (CSV, JSON): never cached, never shown inline. */
 export function download(body: string, contentType: string, filename: string): Response {
   return new Response(body, {
@@ -55,20 +67,22 @@ export function plain(status: number, text: string): Response {
   return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...privateHeaders } });
 }
 
-export const sessionCookieName = "vitanor_admin";
+/** HttpOnly, SameSite=Strict, only for /admin; Secure when the store is served over HTTPS (decided per answer). */
+const sessionCookie = createCookie("vitanor_admin", { path: "/admin", httpOnly: true, sameSite: "strict" });
 
-export function readCookie(request: Request, name: string): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=") || null;
-  }
-  return null;
+/**
+ * The session token the browser sent: null without the cookie, "" for a cookie that is not one of
+ * ours (a forged or garbled value, which no session matches).
+ */
+export async function sessionTokenOf(request: Request): Promise<string | null> {
+  const value: unknown = await sessionCookie.parse(request.headers.get("cookie"));
+  if (value === null) return null;
+  return typeof value === "string" ? value : "";
 }
 
-/** HttpOnly, SameSite=Strict, only for /admin; Secure when the store is served over HTTPS. */
-export function sessionCookie(token: string | null, secure: boolean): string {
-  const attributes = ["Path=/admin", "HttpOnly", "SameSite=Strict", ...(secure ? ["Secure"] : [])];
-  return token ? [`${sessionCookieName}=${token}`, ...attributes].join("; ") : [`${sessionCookieName}=`, "Max-Age=0", ...attributes].join("; ");
+/** The `Set-Cookie` value giving the browser its session, or ending it (`null`). */
+export function sessionCookieHeader(token: string | null, secure: boolean): Promise<string> {
+  return token ? sessionCookie.serialize(token, { secure }) : sessionCookie.serialize("", { maxAge: 0, secure });
 }
 
 /**
@@ -80,19 +94,4 @@ export function fromOwnOrigin(request: Request, publicUrl: string): boolean {
   const origin = request.headers.get("origin");
   if (!origin || origin === "null") return false;
   return origin === new URL(request.url).origin || origin === new URL(publicUrl).origin;
-}
-
-const maxFormBytes = 32 * 1024;
-
-export class BadForm extends Error {}
-
-/** A posted form, size-checked; anything but an ordinary form encoding is a bad request. */
-export async function readForm(request: Request): Promise<URLSearchParams> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded")) throw new BadForm("Forms are sent as application/x-www-form-urlencoded.");
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxFormBytes) throw new BadForm("The form is too large.");
-  const text = await request.text();
-  if (text.length > maxFormBytes) throw new BadForm("The form is too large.");
-  return new URLSearchParams(text);
 }

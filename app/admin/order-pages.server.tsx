@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { recordShipment } from "../parcels/shipments.server";
 import { linksOfOrder, reissueDownloadLinks, type ReissueResult } from "../downloads/links.server";
-import { forbidden, noticeFrom, notFound, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { forbidden, noticeFrom, notFound, param, type AdminContext, type AdminRoute, type Answer } from "./admin-route.server";
 import { recordAudit } from "../operators/audit.server";
-import { htmlPage, readForm, redirect } from "./http.server";
+import { page, redirect } from "./http.server";
+import { readForm } from "./form.server";
 import { refundStep } from "./refund-step.server";
 import { may } from "./operators.server";
 import { listOrders, orderDetail, parseOrderFilter } from "./order-queries.server";
@@ -29,20 +30,20 @@ const reissueRefusals: Record<Extract<ReissueResult, { kind: "refused" }>["reaso
   no_digital_line: "No digital item of this order is still held by the buyer (refunded ones get no link).",
 };
 
+const orderNumber = (context: AdminContext) => param(context.params, "number", /^VN-[A-Z0-9]{4}-[A-Z0-9]{4}$/i);
 
-const orderNumberPattern = "(VN-[A-Z0-9]{4}-[A-Z0-9]{4})";
-
-async function showOrder(context: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
-  const detail = await orderDetail(context.store.db, context.params.number ?? "");
+async function showOrder(context: AdminContext, notice: Notice | null, status = 200): Promise<Answer> {
+  const detail = await orderDetail(context.store.db, orderNumber(context));
   if (!detail) return notFound("There is no order with this number.");
   const downloads = await linksOfOrder(context.store.db, detail.order.id);
-  return htmlPage(<OrderView operator={context.operator} detail={detail} refundKey={randomUUID()} notice={notice} downloads={downloads} />, status);
+  return page(<OrderView operator={context.operator} detail={detail} refundKey={randomUUID()} notice={notice} downloads={downloads} />, status);
 }
 
-async function refund(context: AdminContext): Promise<Response> {
-  const { store, operator, params } = context;
+async function refund(context: AdminContext): Promise<Answer> {
+  const { store, operator } = context;
+  const number = orderNumber(context);
   if (!may(operator, "refund")) return forbidden("Only an owner may refund. Nothing was refunded.");
-  const detail = await orderDetail(store.db, params.number ?? "");
+  const detail = await orderDetail(store.db, number);
   if (!detail) return notFound("There is no order with this number.");
   const form = await readForm(context.request);
   const reason = form.get("reason") ?? "";
@@ -65,7 +66,7 @@ async function refund(context: AdminContext): Promise<Response> {
     cancelHref: `/admin/orders/${detail.order.number}`,
     section: "orders",
   });
-  if (step.kind === "confirm") return step.response;
+  if (step.kind === "confirm") return step.page;
   if (step.kind === "refused") return showOrder(context, { kind: "error", text: step.text }, 409);
   await recordAudit(store.db, operator, "refund", {
     orderId: detail.order.id,
@@ -74,8 +75,9 @@ async function refund(context: AdminContext): Promise<Response> {
   return redirect(`/admin/orders/${detail.order.number}?done=${step.result.kind === "refunded" ? "refunded" : "refund_incomplete"}`);
 }
 
-async function addShipment(context: AdminContext): Promise<Response> {
-  const { store, operator, params } = context;
+async function addShipment(context: AdminContext): Promise<Answer> {
+  const { store, operator } = context;
+  const number = orderNumber(context);
   if (!may(operator, "fulfil")) return forbidden("Your role may not record parcels.");
   const form = await readForm(context.request);
   const corrects = Number(form.get("corrects") ?? "");
@@ -83,7 +85,7 @@ async function addShipment(context: AdminContext): Promise<Response> {
   const outcome = await recordShipment(
     store.db,
     operator,
-    { orderNumber: params.number ?? "", carrier: form.get("carrier") ?? "", trackingNumber: form.get("trackingNumber") ?? "", corrects: correcting ? corrects : null },
+    { orderNumber: number, carrier: form.get("carrier") ?? "", trackingNumber: form.get("trackingNumber") ?? "", corrects: correcting ? corrects : null },
     { source: "order-page", reviewDelayDays: store.settings.reviewInvitationDelayDays },
   );
   if (outcome.kind === "refused" && outcome.reason === "unknown_order") return notFound("There is no order with this number.");
@@ -93,10 +95,11 @@ async function addShipment(context: AdminContext): Promise<Response> {
   return redirect(`/admin/orders/${outcome.orderNumber}?done=${done}`);
 }
 
-async function resendDownloads(context: AdminContext): Promise<Response> {
-  const { store, operator, params } = context;
+async function resendDownloads(context: AdminContext): Promise<Answer> {
+  const { store, operator } = context;
+  const number = orderNumber(context);
   if (!may(operator, "fulfil")) return forbidden("Your role may not send download e-mails.");
-  const detail = await orderDetail(store.db, params.number ?? "");
+  const detail = await orderDetail(store.db, number);
   if (!detail) return notFound("There is no order with this number.");
   const requestId = (await readForm(context.request)).get("requestId") ?? "";
   if (!/^[0-9a-f-]{36}$/.test(requestId)) return showOrder(context, { kind: "error", text: "The form was incomplete: reload the page and try again. Nothing was sent." }, 400);
@@ -107,21 +110,17 @@ async function resendDownloads(context: AdminContext): Promise<Response> {
 
 export const orderRoutes: readonly AdminRoute[] = [
   {
-    method: "GET",
-    pattern: /^\/admin\/orders\/?$/,
-    async handle({ store, operator, url }) {
+    path: "orders",
+    nav: { label: "Orders", permission: "view" },
+    async loader({ store, operator, url }) {
       const filter = parseOrderFilter(url.searchParams);
       const { rows, total, pages } = await listOrders(store.db, filter);
-      return htmlPage(<OrdersView operator={operator} filter={filter} rows={rows} total={total} pages={pages} />);
+      return page(<OrdersView operator={operator} filter={filter} rows={rows} total={total} pages={pages} />);
     },
   },
-  {
-    method: "GET",
-    pattern: new RegExp(`^/admin/orders/${orderNumberPattern}$`, "i"),
-    params: ["number"],
-    handle: (context) => showOrder(context, noticeFrom(context.url, notices)),
-  },
-  { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/refund$`, "i"), params: ["number"], handle: refund },
-  { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/shipments$`, "i"), params: ["number"], handle: addShipment },
-  { method: "POST", pattern: new RegExp(`^/admin/orders/${orderNumberPattern}/download-links$`, "i"), params: ["number"], handle: resendDownloads },
+  // Order numbers are matched whatever their case, as an operator may type them.
+  { path: "orders/:number", caseSensitive: false, loader: (context) => showOrder(context, noticeFrom(context.url, notices)) },
+  { path: "orders/:number/refund", caseSensitive: false, action: refund },
+  { path: "orders/:number/shipments", caseSensitive: false, action: addShipment },
+  { path: "orders/:number/download-links", caseSensitive: false, action: resendDownloads },
 ];

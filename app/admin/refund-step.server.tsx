@@ -2,7 +2,7 @@ import { previewRefund, refundOrder, type RefundRefusal, type RefundResult, type
 import type { Order, OrderLine } from "../orders/order-records.server";
 import type { Store } from "../store/store.server";
 import type { Operator } from "../operators/audit.server";
-import { htmlPage } from "./http.server";
+import { page, type Page } from "./http.server";
 import type { SectionId } from "./views/frame";
 import { RefundConfirmView } from "./views/refund-confirm-view";
 
@@ -29,7 +29,7 @@ export interface RefundRequest {
 }
 
 export type RefundStepOutcome =
-  | { kind: "confirm"; response: Response }
+  | { kind: "confirm"; page: Page }
   | { kind: "refused"; text: string }
   | { kind: "sent"; result: Exclude<RefundResult, { kind: "refused" }> };
 
@@ -53,7 +53,7 @@ export async function refundStep(store: Store, operator: Operator, request: Refu
       fields: request.fields,
       cancelHref: request.cancelHref,
     };
-    return { kind: "confirm", response: htmlPage(<RefundConfirmView operator={operator} section={request.section} confirmation={confirmation} />) };
+    return { kind: "confirm", page: page(<RefundConfirmView operator={operator} section={request.section} confirmation={confirmation} />) };
   }
   const result = await refundOrder(store.db, store.providers, { orderId: request.order.id, scope: request.scope, reason: request.reason, requestKey: request.requestKey });
   if (result.kind === "refused") return { kind: "refused", text: refundRefusals[result.reason] };

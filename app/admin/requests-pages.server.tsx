@@ -1,6 +1,7 @@
 import { listPage } from "./list-page";
-import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
-import { htmlPage, readForm, redirect } from "./http.server";
+import { forbidden, noticeFrom, type AdminContext, type AdminRoute, type Answer } from "./admin-route.server";
+import { page, redirect } from "./http.server";
+import { readForm } from "./form.server";
 import { may } from "./operators.server";
 import { randomUUID } from "node:crypto";
 import { recordAudit } from "../operators/audit.server";
@@ -33,14 +34,14 @@ const refusals: Record<Extract<StatusChangeResult, { kind: "refused" }>["reason"
   not_allowed: "That status cannot follow the current one. Nothing was changed.",
 };
 
-async function showRequests({ store, operator, url }: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
-  const page = (name: string) => listPage(url.searchParams.get(name));
+async function showRequests({ store, operator, url }: AdminContext, notice: Notice | null, status = 200): Promise<Answer> {
+  const pageOf = (name: string) => listPage(url.searchParams.get(name));
   const [withdrawals, refundRequests, feedback] = await Promise.all([
-    listWithdrawals(store.db, page("withdrawals")),
-    listRefundRequests(store.db, page("refundRequests")),
-    listFeedback(store.db, page("feedback")),
+    listWithdrawals(store.db, pageOf("withdrawals")),
+    listRefundRequests(store.db, pageOf("refundRequests")),
+    listFeedback(store.db, pageOf("feedback")),
   ]);
-  return htmlPage(<RequestsView operator={operator} pages={{ withdrawals, refundRequests, feedback }} query={url.searchParams} notice={notice} refundKey={randomUUID} />, status);
+  return page(<RequestsView operator={operator} pages={{ withdrawals, refundRequests, feedback }} query={url.searchParams} notice={notice} refundKey={randomUUID} />, status);
 }
 
 const setters = { withdrawal: setWithdrawalStatus, "refund-request": setRefundRequestStatus } as const;
@@ -49,7 +50,7 @@ const setters = { withdrawal: setWithdrawalStatus, "refund-request": setRefundRe
  * A withdrawal's refund, from its row in the queue: the lines the operator ticked, through the
  * provider, confirmed with the amount first; the withdrawal is `refunded` only once the refund is.
  */
-async function refundWithdrawal(context: AdminContext): Promise<Response> {
+async function refundWithdrawal(context: AdminContext): Promise<Answer> {
   const { store, operator, params } = context;
   if (!may(operator, "refund")) return forbidden("Only an owner may refund. Nothing was refunded.");
   const withdrawal = await withdrawalForRefund(store.db, params.id ?? "");
@@ -76,7 +77,7 @@ async function refundWithdrawal(context: AdminContext): Promise<Response> {
     cancelHref: "/admin/requests",
     section: "requests",
   });
-  if (step.kind === "confirm") return step.response;
+  if (step.kind === "confirm") return step.page;
   if (step.kind === "refused") return showRequests(context, { kind: "error", text: step.text }, 409);
   await recordAudit(store.db, operator, "refund", { orderId: order.id, detail: { scope: `lines ${lineIds.join(", ")}`, reason: "withdrawal", withdrawal: withdrawal.reference, outcome: step.result.kind, request: requestKey } });
   if (step.result.kind !== "refunded") return redirect("/admin/requests?done=refund_incomplete");
@@ -84,21 +85,21 @@ async function refundWithdrawal(context: AdminContext): Promise<Response> {
   return redirect("/admin/requests?done=refunded");
 }
 
+/** A withdrawal's or a refund request's new status, chosen in its row of the queue. */
+function changeStatus(kind: keyof typeof setters) {
+  return async (context: AdminContext): Promise<Answer> => {
+    const { store, operator, params, request } = context;
+    if (!may(operator, "handle_requests")) return forbidden("Your role may not handle requests.");
+    const form = await readForm(request);
+    const result = await setters[kind](store.db, operator, params.id ?? "", form.get("status") ?? "");
+    if (result.kind === "refused") return showRequests(context, { kind: "error", text: refusals[result.reason] }, result.reason === "not_found" ? 404 : 409);
+    return redirect(`/admin/requests?done=${result.kind}`);
+  };
+}
+
 export const requestRoutes: readonly AdminRoute[] = [
-  { method: "GET", pattern: /^\/admin\/requests\/?$/, handle: (context) => showRequests(context, noticeFrom(context.url, notices)) },
-  { method: "POST", pattern: /^\/admin\/requests\/withdrawal\/([^/]+)\/refund$/, params: ["id"], handle: refundWithdrawal },
-  {
-    method: "POST",
-    pattern: /^\/admin\/requests\/(withdrawal|refund-request)\/([^/]+)$/,
-    params: ["kind", "id"],
-    async handle(context) {
-      const { store, operator, params, request } = context;
-      if (!may(operator, "handle_requests")) return forbidden("Your role may not handle requests.");
-      const form = await readForm(request);
-      const set = setters[params.kind as keyof typeof setters];
-      const result = await set(store.db, operator, params.id ?? "", form.get("status") ?? "");
-      if (result.kind === "refused") return showRequests(context, { kind: "error", text: refusals[result.reason] }, result.reason === "not_found" ? 404 : 409);
-      return redirect(`/admin/requests?done=${result.kind}`);
-    },
-  },
+  { path: "requests", nav: { label: "Withdrawals & requests", permission: "view" }, loader: (context) => showRequests(context, noticeFrom(context.url, notices)) },
+  { path: "requests/withdrawal/:id/refund", action: refundWithdrawal },
+  { path: "requests/withdrawal/:id", action: changeStatus("withdrawal") },
+  { path: "requests/refund-request/:id", action: changeStatus("refund-request") },
 ];

@@ -1,7 +1,8 @@
 import { listPage } from "./list-page";
-import { forbidden, noticeFrom, type AdminContext, type AdminRoute } from "./admin-route.server";
+import { forbidden, noticeFrom, type AdminContext, type AdminRoute, type Answer } from "./admin-route.server";
 import { may } from "./operators.server";
-import { htmlPage, readForm, redirect } from "./http.server";
+import { page, redirect } from "./http.server";
+import { readForm } from "./form.server";
 import { isReviewStatus, listReviews, moderateReview, type ModerationResult } from "./review-moderation.server";
 import { ReviewsView } from "./views/reviews-view";
 import type { Notice } from "./views/frame";
@@ -18,20 +19,18 @@ const refusals: Record<Extract<ModerationResult, { kind: "refused" }>["reason"],
   not_allowed: "Only an owner may publish or reject reviews. Nothing was changed.",
 };
 
-async function showReviews({ store, operator, url }: AdminContext, notice: Notice | null, status = 200): Promise<Response> {
+async function showReviews({ store, operator, url }: AdminContext, notice: Notice | null, status = 200): Promise<Answer> {
   const shown = url.searchParams.get("status") ?? "pending";
   const reviewStatus = isReviewStatus(shown) ? shown : "pending";
-  const page = await listReviews(store.db, reviewStatus, listPage(url.searchParams.get("page")));
-  return htmlPage(<ReviewsView operator={operator} status={reviewStatus} page={page} notice={notice} />, status);
+  const reviews = await listReviews(store.db, reviewStatus, listPage(url.searchParams.get("page")));
+  return page(<ReviewsView operator={operator} status={reviewStatus} page={reviews} notice={notice} />, status);
 }
 
 export const reviewRoutes: readonly AdminRoute[] = [
-  { method: "GET", pattern: /^\/admin\/reviews\/?$/, handle: (context) => showReviews(context, noticeFrom(context.url, notices)) },
+  { path: "reviews", nav: { label: "Reviews", permission: "view" }, loader: (context) => showReviews(context, noticeFrom(context.url, notices)) },
   {
-    method: "POST",
-    pattern: /^\/admin\/reviews\/([^/]+)$/,
-    params: ["id"],
-    async handle(context) {
+    path: "reviews/:id",
+    async action(context) {
       const { store, operator, params, request } = context;
       if (!may(operator, "moderate_reviews")) return forbidden(refusals.not_allowed);
       const form = await readForm(request);

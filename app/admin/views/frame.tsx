@@ -1,21 +1,19 @@
-import type { ReactNode } from "react";
+import { createContext, useContext, type ReactNode } from "react";
 import { markets } from "../../market/markets";
 import type { Operator } from "../../operators/audit.server";
 import { stylesheet } from "../http.server";
 
-/** The back office's sections, in the order of its navigation. */
-export const sections = [
-  { id: "orders", href: "/admin/orders", label: "Orders" },
-  { id: "fulfilment", href: "/admin/fulfilment", label: "Fulfilment" },
-  { id: "files", href: "/admin/files", label: "Files" },
-  { id: "requests", href: "/admin/requests", label: "Withdrawals & requests" },
-  { id: "reviews", href: "/admin/reviews", label: "Reviews" },
-  { id: "privacy", href: "/admin/privacy", label: "Privacy requests" },
-  { id: "report", href: "/admin/report", label: "Funnel report" },
-  { id: "experiments", href: "/admin/experiments", label: "Split tests" },
-] as const;
+/** A section in the navigation: the path of its route below `/admin` names it. */
+export interface NavItem {
+  section: string;
+  label: string;
+}
 
-export type SectionId = (typeof sections)[number]["id"];
+/** The navigation the front door derives from the route list for the signed-in operator. */
+export const Navigation = createContext<readonly NavItem[]>([]);
+
+/** A section is named by its route's path below `/admin` (`orders`, `files`). */
+export type SectionId = string;
 
 export interface Notice {
   kind: "ok" | "error";
@@ -47,6 +45,7 @@ export function NoticeBox({ notice }: { notice: Notice | null | undefined }) {
 }
 
 export function Frame({ operator, section, title, notice, children }: { operator: Operator; section: SectionId; title: string; notice?: Notice | null; children: ReactNode }) {
+  const sections = useContext(Navigation);
   return (
     <Document title={title}>
       <a className="skip" href="#content">
@@ -57,8 +56,8 @@ export function Frame({ operator, section, title, notice, children }: { operator
         <nav aria-label="Back office">
           <ul>
             {sections.map((item) => (
-              <li key={item.id}>
-                <a href={item.href} aria-current={item.id === section ? "page" : undefined}>
+              <li key={item.section}>
+                <a href={`/admin/${item.section}`} aria-current={item.section === section ? "page" : undefined}>
                   {item.label}
                 </a>
               </li>
