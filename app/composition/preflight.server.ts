@@ -11,6 +11,8 @@ import { payPalPreflight } from "../payments/paypal/paypal-preflight.server";
 import { failed, passed, warned, type PreflightCheck } from "../payments/preflight-check";
 import { stripePreflight } from "../payments/stripe/stripe-preflight.server";
 import type { CommerceSettings } from "../store/commerce-settings";
+import type { PayPalSettings } from "../payments/paypal/paypal-settings";
+import type { StripeSettings } from "../payments/stripe/stripe-settings";
 
 /**
  * The go-live check: everything that would lose money or orders once the store takes
@@ -50,7 +52,7 @@ const providerNames = { stripe: "Stripe", paypal: "PayPal" } as const;
  */
 function marketsCheck(settings: CommerceSettings, providerChecks: readonly PreflightCheck[]): PreflightCheck {
   const name = "Payment methods per market";
-  const configured = (["stripe", "paypal"] as const).filter((provider) => settings[provider]);
+  const configured = (["stripe", "paypal"] as const).filter((provider) => settings.providers[provider]);
   if (configured.length === 0) return failed(name, "no provider is configured, so no market has a way to pay", "Configure Stripe (PayPal is not offered in every market): see the Payment provider line.");
   const answered = configured.filter((provider) => providerChecks.some((check) => check.name === confirmingChecks[provider] && check.status === "ok"));
   if (answered.length === 0) {
@@ -161,14 +163,16 @@ function storageCheck(settings: CommerceSettings): PreflightCheck[] {
 
 export async function runPreflight(settings: CommerceSettings, running: PreflightDatabase = null): Promise<PreflightCheck[]> {
   const checks: PreflightCheck[] = [modeCheck(settings), publicUrlCheck(settings), ...(settings.testProviderUrls ? [testProviderUrlsCheck()] : [])];
-  if (!settings.stripe && !settings.paypal) {
+  const stripe = settings.providers.stripe as StripeSettings | undefined;
+  const paypal = settings.providers.paypal as PayPalSettings | undefined;
+  if (!stripe && !paypal) {
     checks.push(failed("Payment provider", "neither Stripe nor PayPal is configured", "Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (and PayPal's three settings to offer it)."));
   }
-  if (settings.stripe) {
-    const { secretKey, publishableKey, apiUrl } = settings.stripe;
+  if (stripe) {
+    const { secretKey, publishableKey, apiUrl } = stripe;
     checks.push(...(await stripePreflight({ secretKey, publishableKey, apiUrl, publicUrl: settings.publicUrl, storeMode: settings.storeMode, methodsByMarket: stripeMethodsByMarket() })));
   }
-  if (settings.paypal) checks.push(...(await payPalPreflight({ ...settings.paypal, publicUrl: settings.publicUrl, storeMode: settings.storeMode })));
+  if (paypal) checks.push(...(await payPalPreflight({ ...paypal, publicUrl: settings.publicUrl, storeMode: settings.storeMode })));
   checks.push(marketsCheck(settings, checks), await mailCheck(settings), ...(await databaseChecks(settings, running)));
   return checks;
 }

@@ -12,21 +12,23 @@ import { loadSigningKey } from "../db/store-secret.server";
 import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
 import type { PaymentProvider } from "../payments/provider";
 import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
+import type { PayPalSettings } from "../payments/paypal/paypal-settings";
+import type { StripeSettings } from "../payments/stripe/stripe-settings";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { openFileStorage } from "../downloads/storage.server";
-import { readCommerceSettings } from "../store/commerce-settings";
 import { installedStore, installStore, type Store } from "../store/store.server";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
+import { checkStartupSettings } from "./settings.server";
 
 /** A refund still pending this long is asked about, every so often. */
 const pendingRefundAgeMs = 10 * 60_000;
 const pendingRefundPollMs = 15 * 60_000;
 
 /** Opens the database, runs the go-live check in live mode, wires providers, mail and the outbox, and installs the store the pages read. */
-export async function startStore(env: Record<string, string | undefined> = process.env): Promise<Store> {
+export async function startStore(): Promise<Store> {
   const running = installedStore();
   if (running) return running;
-  const settings = readCommerceSettings(env);
+  const settings = checkStartupSettings();
   const database = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir });
   if (settings.storeMode === "live") {
     const checks = await runPreflight(settings, { db: database.db, kind: database.kind });
@@ -57,9 +59,11 @@ export async function startStore(env: Record<string, string | undefined> = proce
   // Live mode takes real money only: it has no test gateway.
   const testGateway = settings.storeMode === "test" ? new TestGateway(database.db) : null;
   const providers = new Map<string, PaymentProvider>(testGateway ? [[testGateway.id, testGateway]] : []);
-  if (settings.paypal) providers.set("paypal", createPayPalProvider({ ...settings.paypal, publicUrl: settings.publicUrl }));
-  if (settings.stripe) {
-    const { secretKey, webhookSecret, apiUrl } = settings.stripe;
+  const paypal = settings.providers.paypal as PayPalSettings | undefined;
+  const stripe = settings.providers.stripe as StripeSettings | undefined;
+  if (paypal) providers.set("paypal", createPayPalProvider({ ...paypal, publicUrl: settings.publicUrl }));
+  if (stripe) {
+    const { secretKey, webhookSecret, apiUrl } = stripe;
     providers.set("stripe", createStripeProvider({ secretKey, webhookSecret, publicUrl: settings.publicUrl, ...(apiUrl ? { apiUrl } : {}) }));
   }
   // PayPal tells of a pending refund that fails by no event: the store asks. Applying an answer
