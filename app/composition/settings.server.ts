@@ -1,11 +1,10 @@
 import type { ThirdPartyOrigins } from "../../server/csp";
 import { trustGeoHeaders } from "../market/geo-headers.server";
-import { payPalSettings } from "../payments/paypal/paypal-settings";
-import { stripeContentSecurity, stripeSettings, type StripeSettings } from "../payments/stripe/stripe-settings";
 import { installSettings, readSettings, type Settings, type SettingsOptions } from "../store/settings.server";
+import { paymentProviders } from "./payment-providers.server";
 
 /** Each payment provider's part of the settings schema, by the provider's id. */
-const providerSettings = { stripe: stripeSettings, paypal: payPalSettings };
+const providerSettings = Object.fromEntries(paymentProviders.map((provider) => [provider.id, provider.settings]));
 
 /** The store's settings from `env`, with every provider's part; throws every bad variable's message. */
 export function readStoreSettings(env: Record<string, string | undefined>, options: Omit<SettingsOptions, "providers"> = {}): Settings {
@@ -38,11 +37,14 @@ export function thirdPartyOriginsOf(settings: Settings): ThirdPartyOrigins {
   const images = settings.images.provider === "cloudflare" ? ["https://imagedelivery.net"] : [];
   const tagManager = settings.gtmId ? ["https://www.googletagmanager.com"] : [];
   const analytics = settings.gtmId ? ["https://*.google-analytics.com", "https://*.analytics.google.com"] : [];
-  const stripe = settings.providers.stripe ? stripeContentSecurity(settings.providers.stripe as StripeSettings) : { script: [], frame: [], connect: [] };
+  const payments = paymentProviders.flatMap((provider) => {
+    const own = settings.providers[provider.id];
+    return own !== undefined && provider.contentSecurity ? [provider.contentSecurity(own)] : [];
+  });
   return {
-    script: [...tagManager, ...stripe.script],
-    frame: stripe.frame,
+    script: [...tagManager, ...payments.flatMap((origins) => origins.script)],
+    frame: payments.flatMap((origins) => origins.frame),
     img: [...images, ...tagManager, ...analytics],
-    connect: [...tagManager, ...analytics, ...stripe.connect],
+    connect: [...tagManager, ...analytics, ...payments.flatMap((origins) => origins.connect)],
   };
 }

@@ -9,15 +9,12 @@ import { createOrderCookie } from "../orders/order-access.server";
 import { pollPendingRefunds } from "../orders/refund-service.server";
 import { startPaymentReconciler } from "../orders/payment-attempts.server";
 import { loadSigningKey } from "../db/store-secret.server";
-import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
 import type { PaymentProvider } from "../payments/provider";
-import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
-import type { PayPalSettings } from "../payments/paypal/paypal-settings";
-import type { StripeSettings } from "../payments/stripe/stripe-settings";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { openFileStorage } from "../downloads/storage.server";
 import { installedStore, installStore, type Store } from "../store/store.server";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
+import { paymentProviders } from "./payment-providers.server";
 import { checkStartupSettings } from "./settings.server";
 
 /** A refund still pending this long is asked about, every so often. */
@@ -59,12 +56,9 @@ export async function startStore(): Promise<Store> {
   // Live mode takes real money only: it has no test gateway.
   const testGateway = settings.storeMode === "test" ? new TestGateway(database.db) : null;
   const providers = new Map<string, PaymentProvider>(testGateway ? [[testGateway.id, testGateway]] : []);
-  const paypal = settings.providers.paypal as PayPalSettings | undefined;
-  const stripe = settings.providers.stripe as StripeSettings | undefined;
-  if (paypal) providers.set("paypal", createPayPalProvider({ ...paypal, publicUrl: settings.publicUrl }));
-  if (stripe) {
-    const { secretKey, webhookSecret, apiUrl } = stripe;
-    providers.set("stripe", createStripeProvider({ secretKey, webhookSecret, publicUrl: settings.publicUrl, ...(apiUrl ? { apiUrl } : {}) }));
+  for (const provider of paymentProviders) {
+    const own = settings.providers[provider.id];
+    if (own !== undefined) providers.set(provider.id, provider.create(own, { db: database.db, publicUrl: settings.publicUrl }));
   }
   // PayPal tells of a pending refund that fails by no event: the store asks. Applying an answer
   // twice changes nothing, so every instance may ask.

@@ -149,7 +149,7 @@ export function settings(): Settings {
 }
 
 /** The settings the browser reads; the payment setup comes from the running store. */
-export function runtimeSettings(): Omit<RuntimeSettings, "payments"> {
+export function runtimeSettings(): Omit<RuntimeSettings, "paymentProviders"> {
   const { gtmId, buildCheckIntervalMs } = settings();
   return { gtmId, buildCheckIntervalMs };
 }
