@@ -1,6 +1,6 @@
 /**
  * The cache of pages that are rendered per request only because they depend on the visitor's
- * country (DESIGN §4): routes without a locale, rendered once per path, geo market and query,
+ * country (docs/decisions/0018-serving-compressed-and-cached-pages.md): routes without a locale, rendered once per path, geo market and query,
  * kept in memory with a byte budget, least recently used first out.
  */
 

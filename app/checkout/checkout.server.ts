@@ -202,7 +202,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   const leftOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
   if (leftOrder && leftOrder !== placed.order.id) await supersedeLeftOrder(db, (id) => providers.get(id), leftOrder, placed.order.id);
 
-  const returnPath = providerReturnPath(payments.id, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey);
+  const returnPath = providerReturnPath(payments, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey);
   const attempt = await runPaymentAttempt(db, (id) => providers.get(id), placed, {
     kind: "start",
     input: {

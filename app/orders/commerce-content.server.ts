@@ -9,7 +9,7 @@ import type { DispatchRule } from "../market/dispatch";
 import { markets, type CountryCode, type Market } from "../market/markets";
 import { testGatewayId, type PaymentSetup } from "../payments/payment-setup";
 
-/** VAT rates, delivery costs and payment methods: content data with their sources (DESIGN §10). */
+/** VAT rates, delivery costs and payment methods: content data, each file under `content/commerce/` naming its sources. */
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD");
 const rateHistory = z

@@ -172,7 +172,7 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   if (begun.kind === "accepted") throw redirect(next, { status: 303 });
   if (begun.kind === "closed") return closed();
 
-  const returnUrl = providerReturnPath(provider.id, begun.payment.id, nextRoute(url.pathname).name, store().signingKey);
+  const returnUrl = providerReturnPath(provider, begun.payment.id, nextRoute(url.pathname).name, store().signingKey);
   const payment = { orderNumber: order.number, amountMinor: begun.payment.amountMinor, currency: begun.payment.currency, returnUrl };
   const attempt = await runPaymentAttempt(
     db,
