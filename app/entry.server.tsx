@@ -6,10 +6,11 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { cachedRenderHeader, contentSecurityPolicy, nonceSource } from "../server/csp";
+import { thirdPartyOrigins } from "./composition/settings.server";
 import { CspNonceContext } from "./platform/csp-nonce";
 import { stripModulePreloads } from "./platform/strip-module-preloads";
 
-export { checkStartupSettings } from "./store/settings.server";
+export { checkStartupSettings, thirdPartyOrigins } from "./composition/settings.server";
 export { startStore, stopStore } from "./composition/start-store.server";
 export { checkDatabase } from "./composition/health.server";
 export { sharedHitCounter } from "./composition/shared-hit-counter.server";
@@ -53,7 +54,7 @@ export default function handleRequest(
   routerContext: EntryContext,
 ) {
   const nonce = isPrerender(request) ? undefined : randomBytes(16).toString("base64");
-  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([nonceSource(nonce)]));
+  if (nonce) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy([nonceSource(nonce)], thirdPartyOrigins()));
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -4,18 +4,16 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { ServerBuild } from "react-router";
-import { contentSecurityPolicy } from "./csp.js";
-import { installFrontDoor, serverRuntime, type FrontDoorHooks, type ServerRuntime } from "./front-door.js";
+import { contentSecurityPolicy, noThirdPartyOrigins, type ThirdPartyOrigins } from "./csp.js";
+import { installFrontDoor, type FrontDoorHooks, type ServerRuntime } from "./front-door.js";
 import { serveCachedPages, stripInternalHeaders, type GeoPageOf } from "./cached-pages.js";
 import { onTheFlyCompression } from "./encoding.js";
-import { PageCache, pageCacheBudget } from "./page-cache.js";
+import { PageCache } from "./page-cache.js";
 import { indexClientFiles } from "./prerendered.js";
 import { sendRepresentation, type Representation } from "./representation.js";
 import { rejectMalformedUrls, rejectUnsupportedMethods } from "./request-guard.js";
 import { serveBackOffice, serveDownloads } from "./app-bridge.js";
 import { splitTests, type RouteExperiment } from "./split-tests.js";
-
-const staticPolicy = contentSecurityPolicy([]);
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader("X-Content-Type-Options", "nosniff");
@@ -29,6 +27,8 @@ function securityHeaders(_req: Request, res: Response, next: NextFunction): void
 /** What the storefront's server build offers the HTTP server besides the request handler. */
 interface EntryModule extends FrontDoorHooks {
   checkStartupSettings?: () => void;
+  /** The third-party origins every page's policy allows, from the settings the app read. */
+  thirdPartyOrigins?: () => ThirdPartyOrigins;
   startStore?: () => Promise<unknown>;
   stopStore?: () => Promise<void>;
   rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
@@ -66,16 +66,18 @@ export interface Storefront {
 }
 
 /** The storefront's HTTP application over a production build (`build/client`, `build/server`). */
-export async function createApp(buildDir: string, runtime: ServerRuntime = serverRuntime()): Promise<Storefront> {
+export async function createApp(buildDir: string, runtime: ServerRuntime): Promise<Storefront> {
   const clientDir = join(buildDir, "client");
-  const pageCacheBytes = pageCacheBudget();
+  const { pageCacheBytes, mode } = runtime.settings;
   const build = (await import(pathToFileURL(join(buildDir, "server", "index.js")).href)) as ServerBuild;
   const entry = build.entry.module as EntryModule;
   // The app checks its own settings (IMAGE_PROVIDER, GTM_ID, ...) before anything is served, then
   // opens the database (applying migrations) and starts the e-mail outbox.
   entry.checkStartupSettings?.();
   await entry.startStore?.();
-  const clientFiles = await indexClientFiles(clientDir);
+  const origins = entry.thirdPartyOrigins?.() ?? noThirdPartyOrigins;
+  const staticPolicy = contentSecurityPolicy([], origins);
+  const clientFiles = await indexClientFiles(clientDir, origins);
   const pageCache = new PageCache<Representation>(pageCacheBytes);
 
   const app = express();
@@ -119,7 +121,7 @@ export async function createApp(buildDir: string, runtime: ServerRuntime = serve
     },
   });
   // Pages without a locale, from the page cache (before the disk, which has nothing at their paths).
-  if (entry.geoPageOf) app.use(serveCachedPages({ build, cache: pageCache, geoPageOf: entry.geoPageOf, rendersOwnOrder: entry.rendersOwnOrder }));
+  if (entry.geoPageOf) app.use(serveCachedPages({ build, cache: pageCache, geoPageOf: entry.geoPageOf, rendersOwnOrder: entry.rendersOwnOrder, origins, mode }));
   // The build's `.br` and `.gz` twins are answers' encodings, not files of their own.
   app.use((req, res, next) => (/\.(?:br|gz)$/.test(req.path) ? next() : clientStatic(req, res, next)));
   app.use(render);

@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { serveCachedPages, stripInternalHeaders } from "./cached-pages";
-import { cachedRenderHeader } from "./csp";
+import { cachedRenderHeader, noThirdPartyOrigins } from "./csp";
 import { onTheFlyCompression } from "./encoding";
 import { PageCache } from "./page-cache";
 import type { Representation } from "./representation";
@@ -74,7 +74,7 @@ describe("serveCachedPages", () => {
   beforeAll(async () => {
     const app = express();
     app.use(compression(onTheFlyCompression(compression.filter)));
-    app.use(serveCachedPages({ build: buildOfOnePage(), cache, geoPageOf: (pathname) => (pathname === "/offer2" ? { route: "offer2", geo: "FR", geoHeaders: ["cf-ipcountry"] } : undefined) }));
+    app.use(serveCachedPages({ build: buildOfOnePage(), cache, origins: noThirdPartyOrigins, geoPageOf: (pathname) => (pathname === "/offer2" ? { route: "offer2", geo: "FR", geoHeaders: ["cf-ipcountry"] } : undefined) }));
     app.use((_req, res) => res.status(404).end());
     server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));

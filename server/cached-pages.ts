@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { createRequestHandler as createFetchHandler, type ServerBuild } from "react-router";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { cachedRenderHeader, contentSecurityPolicy, inlineScriptHashes, inlineScripts, scriptHashSource } from "./csp.js";
+import { cachedRenderHeader, contentSecurityPolicy, inlineScriptHashes, inlineScripts, scriptHashSource, type ThirdPartyOrigins } from "./csp.js";
 import { compressVariants, markPrecompressed, negotiateEncoding } from "./encoding.js";
 import {
   cacheableQuery,
@@ -77,6 +77,10 @@ export interface CachedPagesOptions {
   cache: PageCache<Representation>;
   geoPageOf: GeoPageOf;
   rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
+  /** The third-party origins the pages' policy allows, from the settings. */
+  origins: ThirdPartyOrigins;
+  /** React Router's mode (the server's `NODE_ENV`). */
+  mode?: string | undefined;
   /** The clock, for the day that is part of every entry's generation. */
   now?: () => Date;
 }
@@ -90,9 +94,9 @@ export interface CachedPagesOptions {
  * it is asked for again, never per answer. Concurrent misses of one key share one render.
  * Everything else, a buyer's own upsell among it, goes on to the per-request render.
  */
-export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now = () => new Date() }: CachedPagesOptions): RequestHandler {
-  const handle = createFetchHandler(build, process.env.NODE_ENV);
-  const staticPolicy = contentSecurityPolicy([]);
+export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, origins, mode, now = () => new Date() }: CachedPagesOptions): RequestHandler {
+  const handle = createFetchHandler(build, mode);
+  const staticPolicy = contentSecurityPolicy([], origins);
   const inFlight = new Map<string, Promise<Rendered>>();
   const improving = new WeakSet<Representation>();
   /** Per kept arm page: the hashes of its inline scripts without the stand-in, and the scripts with it. */
@@ -150,7 +154,7 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
 
   function policyFor(contentType: string | null | undefined, body: Buffer): string {
     const isDocument = contentType?.startsWith("text/html") ?? false;
-    return isDocument ? contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))) : staticPolicy;
+    return isDocument ? contentSecurityPolicy(inlineScriptHashes(body.toString("utf8")), origins) : staticPolicy;
   }
 
   /** The policy of a kept page as one visitor gets it: only scripts with the stand-in are hashed anew. */
@@ -163,7 +167,7 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, now
       scriptsOf.set(kept, scripts);
     }
     const own = scripts.withStandIn.map((script) => scriptHashSource(headerForVisitor(script, token)));
-    return contentSecurityPolicy([...new Set([...scripts.fixed, ...own])]);
+    return contentSecurityPolicy([...new Set([...scripts.fixed, ...own])], origins);
   }
 
   /**

@@ -1,49 +1,25 @@
 import { createHash } from "node:crypto";
 
-interface Origins {
-  script: string[];
-  frame: string[];
-  connect: string[];
-}
-
 /**
- * The origins Stripe's Payment Element needs (https://docs.stripe.com/security/guide#content-security-policy),
- * on every storefront page while Stripe takes payments: buyers reach the checkout by client-side
- * navigation, which keeps the first page's policy (decision record 23). Stripe.js's own origin comes
- * from the settings, so a stand-in served elsewhere (the tests' fake) is allowed instead.
+ * The third-party origins the settings switch on (Cloudflare Images, the tag manager once a visitor
+ * consents, a payment provider's script), per directive. The app's server build says which
+ * (`thirdPartyOrigins` of `app/entry.server.tsx`), from the settings it read at start.
  */
-function stripeOrigins(env: NodeJS.ProcessEnv): Origins {
-  if (!env.STRIPE_PUBLISHABLE_KEY) return { script: [], frame: [], connect: [] };
-  const js = new URL(env.STRIPE_JS_URL || "https://js.stripe.com/v3/").origin;
-  if (js !== "https://js.stripe.com") return { script: [js], frame: [js], connect: [js] };
-  return {
-    script: [js, "https://*.js.stripe.com"],
-    frame: [js, "https://*.js.stripe.com", "https://hooks.stripe.com"],
-    connect: ["https://api.stripe.com"],
-  };
+export interface ThirdPartyOrigins {
+  script: readonly string[];
+  frame: readonly string[];
+  img: readonly string[];
+  connect: readonly string[];
 }
 
-/** Origins a setting brings in: Cloudflare Images, the payment provider, and the tag manager once a visitor consents. */
-function thirdPartyOrigins(env: NodeJS.ProcessEnv): Origins & { img: string[] } {
-  const images = env.IMAGE_PROVIDER === "cloudflare" ? ["https://imagedelivery.net"] : [];
-  const tagManager = env.GTM_ID ? ["https://www.googletagmanager.com"] : [];
-  const analytics = env.GTM_ID ? ["https://*.google-analytics.com", "https://*.analytics.google.com"] : [];
-  const stripe = stripeOrigins(env);
-  return {
-    script: [...tagManager, ...stripe.script],
-    frame: stripe.frame,
-    img: [...images, ...tagManager, ...analytics],
-    connect: [...tagManager, ...analytics, ...stripe.connect],
-  };
-}
+export const noThirdPartyOrigins: ThirdPartyOrigins = { script: [], frame: [], img: [], connect: [] };
 
 /**
  * The Content-Security-Policy of every page: our own origin, the inline scripts React Router
  * writes into the document (by nonce for pages rendered per request, by hash for prerendered
  * files), and only the third-party origins that the settings switch on.
  */
-export function contentSecurityPolicy(inlineScriptSources: readonly string[], env: NodeJS.ProcessEnv = process.env): string {
-  const origins = thirdPartyOrigins(env);
+export function contentSecurityPolicy(inlineScriptSources: readonly string[], origins: ThirdPartyOrigins): string {
   const join = (...parts: readonly string[]) => parts.filter(Boolean).join(" ");
   return [
     "default-src 'self'",

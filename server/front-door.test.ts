@@ -17,7 +17,7 @@ const manifest: Record<string, ManifestRoute> = {
 describe("installFrontDoor", () => {
   const lines: string[] = [];
   const runtime: ServerRuntime = {
-    settings: { trustProxy: ["loopback"], logLevel: "info", webConcurrency: 1, publicUrlIsHttps: false },
+    settings: { port: 0, host: undefined, trustProxy: ["loopback"], logLevel: "info", webConcurrency: 1, publicUrlIsHttps: false, pageCacheBytes: 0, mode: "production" },
     logger: createLogger("info", (line) => lines.push(line)),
     lifecycle: new Lifecycle(),
   };

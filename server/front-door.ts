@@ -5,7 +5,7 @@ import { clientKey, sendStrictTransportSecurity } from "./proxy-trust.js";
 import { MemoryHitStore, rateLimit, sharedHitStore, type SharedHitCounter } from "./rate-limit.js";
 import { createLogger, logRequests, type Logger } from "./request-log.js";
 import { createRouteMatcher, pagePathOf, routeForLog, type ManifestRoute, type MatchedRoute } from "./route-patterns.js";
-import { readServerSettings, type ServerSettings } from "./settings.js";
+import type { ServerSettings } from "./settings.js";
 import { closeConnectionsWhileDraining, healthCheck, Lifecycle } from "./shutdown.js";
 
 /**
@@ -21,8 +21,7 @@ export interface ServerRuntime {
   lifecycle: Lifecycle;
 }
 
-export function serverRuntime(env: Record<string, string | undefined> = process.env): ServerRuntime {
-  const settings = readServerSettings(env);
+export function serverRuntime(settings: ServerSettings): ServerRuntime {
   return { settings, logger: createLogger(settings.logLevel), lifecycle: new Lifecycle() };
 }
 

@@ -7,31 +7,22 @@ import { createApp } from "./app.js";
 import { reportListening, runPrimary } from "./cluster.js";
 import { serverRuntime, type ServerRuntime } from "./front-door.js";
 import { applyTimeouts, serverTimeouts } from "./limits.js";
+import { readServerSettings } from "./settings.js";
 import { gracefulShutdown } from "./shutdown.js";
-
-function readPort(value: string | undefined): number {
-  if (value === undefined || value === "") return 3000;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`PORT must be a whole number from 0 to 65535, got '${value}'.`);
-    process.exit(1);
-  }
-  return port;
-}
 
 function fail(error: unknown): never {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 
-const port = readPort(process.env.PORT);
-const host = process.env.HOST || undefined;
 let runtime: ServerRuntime;
 try {
-  runtime = serverRuntime();
+  // The one place the server reads the environment: everything below takes its values from here.
+  runtime = serverRuntime(readServerSettings(process.env));
 } catch (error) {
   fail(error);
 }
+const { port, host } = runtime.settings;
 
 /** Serves the store in this process: on its own, or as one of WEB_CONCURRENCY workers. */
 async function serve(): Promise<void> {

@@ -10,7 +10,6 @@ import {
   standInToken,
   cacheGeneration,
   PageCache,
-  pageCacheBudget,
   pageCacheKey,
 } from "./page-cache";
 
@@ -149,13 +148,6 @@ describe("cache keys", () => {
     expect(cacheableQuery(search, isData)).toBe(expected);
   });
 
-  it("reads PAGE_CACHE_MB, 64 by default", () => {
-    expect(pageCacheBudget({})).toBe(64 * 1024 * 1024);
-    expect(pageCacheBudget({ PAGE_CACHE_MB: "0.5" })).toBe(512 * 1024);
-    expect(pageCacheBudget({ PAGE_CACHE_MB: "0" })).toBe(0);
-    expect(() => pageCacheBudget({ PAGE_CACHE_MB: "lots" })).toThrow("PAGE_CACHE_MB must be a number of megabytes (0 or more), got 'lots'.");
-    expect(() => pageCacheBudget({ PAGE_CACHE_MB: "-1" })).toThrow("PAGE_CACHE_MB");
-  });
 });
 
 describe("cacheable routes", () => {

@@ -1,6 +1,6 @@
 /**
  * The cache of pages that are rendered per request only because they depend on the visitor's
- * country (DESIGN §4): routes without a locale, rendered once per path, geo market and query,
+ * country (docs/decisions/0018-serving-compressed-and-cached-pages.md): routes without a locale, rendered once per path, geo market and query,
  * kept in memory with a byte budget, least recently used first out.
  */
 
@@ -172,15 +172,6 @@ export function pageCacheKey({ path, geo, search }: PageKeyParts): { key: string
  */
 export function cacheGeneration(buildId: string, now: Date): string {
   return `${buildId}\n${now.toISOString().slice(0, 10)}`;
-}
-
-/** `PAGE_CACHE_MB` (default 64; 0 turns the cache off) in bytes; anything else stops the server. */
-export function pageCacheBudget(env: NodeJS.ProcessEnv = process.env): number {
-  const value = env.PAGE_CACHE_MB;
-  if (value === undefined || value.trim() === "") return 64 * 1024 * 1024;
-  const megabytes = Number(value);
-  if (!Number.isFinite(megabytes) || megabytes < 0) throw new Error(`PAGE_CACHE_MB must be a number of megabytes (0 or more), got '${value}'.`);
-  return Math.floor(megabytes * 1024 * 1024);
 }
 
 /** Bookkeeping per entry besides its bodies: key, headers, objects. */

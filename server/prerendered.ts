@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join, relative, sep } from "node:path";
-import { contentSecurityPolicy, inlineScriptHashes } from "./csp.js";
+import { contentSecurityPolicy, inlineScriptHashes, type ThirdPartyOrigins } from "./csp.js";
 import type { CompressedEncoding } from "./encoding.js";
 import { representation, type Representation } from "./representation.js";
 
@@ -72,8 +72,8 @@ async function inBatches<T>(items: readonly T[], size: number, work: (item: T) =
  * file is answered without disk access and without compressing per request. `builds/` stays
  * on disk (its latest-build file is read fresh), as do the twin files themselves.
  */
-export async function indexClientFiles(clientDir: string): Promise<ClientFiles> {
-  const staticPolicy = contentSecurityPolicy([]);
+export async function indexClientFiles(clientDir: string, origins: ThirdPartyOrigins): Promise<ClientFiles> {
+  const staticPolicy = contentSecurityPolicy([], origins);
   const result: ClientFiles = { pages: new Map(), files: new Map(), bytes: { identity: 0, twins: 0 } };
   const paths: string[] = [];
   for await (const path of walk(clientDir)) paths.push(path);
@@ -95,7 +95,7 @@ export async function indexClientFiles(clientDir: string): Promise<ClientFiles> 
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "public, max-age=0, must-revalidate",
         // Prerendered documents cannot carry a nonce: their inline scripts are allowed by hash.
-        "Content-Security-Policy": contentSecurityPolicy(inlineScriptHashes(body.toString("utf8"))),
+        "Content-Security-Policy": contentSecurityPolicy(inlineScriptHashes(body.toString("utf8")), origins),
       });
       result.pages.set(urlPath.slice(0, -"/index.html".length) || "/", file);
     } else if (isData) {

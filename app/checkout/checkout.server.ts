@@ -13,6 +13,7 @@ import { quoteCheckout, type Quote } from "../orders/quote.server";
 import { paymentSetupOf } from "../payments/payment-setup";
 import type { DeclineCode } from "../payments/provider";
 import type { BrowserNextAction } from "../payments/stripe/stripe-js";
+import { stripeBrowserSettings } from "../payments/stripe/stripe-settings";
 import { store } from "../store/store.server";
 import { nextPagePath } from "../upsells/upsell-page.server";
 import { browserCookie, browserIdOf, checkCheckoutToken, newBrowserId, newCheckoutToken } from "./checkout-token.server";
@@ -76,7 +77,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
     country: deliveryCountry(market),
     methods: paymentMethodsFor(market, paymentSetupOf(providers.keys())),
     // Only the publishable key and where Stripe.js comes from reach the page.
-    stripe: settings.stripe && providers.has("stripe") ? { publishableKey: settings.stripe.publishableKey, jsUrl: settings.stripe.jsUrl } : null,
+    stripe: stripeBrowserSettings(settings.providers.stripe, providers.has("stripe")),
   };
   // Nothing chosen yet is an ordinary visit; an unknown or retired bundle is a dead link.
   if (!bundleId) return { ...base, unavailable: true as const, notice: texts.checkout.nothingChosen };
@@ -201,7 +202,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   const leftOrder = await orderIdFromRequest(orderCookie, request.headers.get("Cookie"));
   if (leftOrder && leftOrder !== placed.order.id) await supersedeLeftOrder(db, (id) => providers.get(id), leftOrder, placed.order.id);
 
-  const returnPath = providerReturnPath(payments.id, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey);
+  const returnPath = providerReturnPath(payments, placed.payment.id, params.locale ? "upsell-2" : "upsell", signingKey);
   const attempt = await runPaymentAttempt(db, (id) => providers.get(id), placed, {
     kind: "start",
     input: {

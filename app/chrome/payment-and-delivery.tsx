@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { StoreImage } from "../image/store-image";
-import { paymentMarksFor, unknownPaymentSetup, type PaymentSetup } from "../payments/payment-setup";
+import { paymentMarksFor, paymentSetupOf, unknownPaymentSetup, type PaymentSetup } from "../payments/payment-setup";
 import { afterPageLoad } from "../platform/idle";
 import { fetchRuntimeSettings } from "../platform/runtime-settings";
 import { useStorefront } from "../market/storefront-context";
@@ -26,8 +26,8 @@ function usePaymentSetup(): PaymentSetup {
   useEffect(() => {
     let current = true;
     const cancel = afterPageLoad(() => {
-      void fetchRuntimeSettings().then(({ payments }) => {
-        if (current) setSetup(payments);
+      void fetchRuntimeSettings().then(({ paymentProviders }) => {
+        if (current) setSetup(paymentSetupOf(paymentProviders));
       });
     });
     return () => {

@@ -1,13 +1,14 @@
 import { failed, type PreflightCheck } from "../payments/preflight-check";
-import { readSettingsForCheck } from "../store/commerce-settings";
 import { formatPreflight, preflightFailed, runPreflight, type PreflightDatabase } from "./preflight.server";
+import { readStoreSettings } from "./settings.server";
 
 /**
  * The go-live check of an environment's settings: every check, each with its fix, whatever is
  * missing. Settings that would stop the store from starting are failed lines of their own.
  */
 export async function preflightOf(env: Record<string, string | undefined>, running: PreflightDatabase = null): Promise<PreflightCheck[]> {
-  const { settings, problems } = readSettingsForCheck(env);
+  const problems: string[] = [];
+  const settings = readStoreSettings(env, { problems });
   const fixOf = (problem: string) => problem.slice(problem.indexOf(": ") + 2).replace(/^./, (first) => first.toUpperCase());
   const settingsChecks = problems.map((problem) => failed("Settings", problem, fixOf(problem)));
   return [...settingsChecks, ...(await runPreflight(settings, running))];

@@ -14,7 +14,7 @@ import { stripeWebhookEventTypes } from "../payments/stripe/stripe-webhooks.serv
 import { addDigitalFile } from "../downloads/digital-files.server";
 import { filesystemStorage } from "../downloads/storage.server";
 import { sampleFiles, scratchFolder } from "../test-support/digital-files";
-import { readCommerceSettings } from "../store/commerce-settings";
+import { readStoreSettings } from "./settings.server";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
 import { preflightOf } from "./preflight-command.server";
 
@@ -67,7 +67,7 @@ function stripeEnv(fake: FakeStripe, keys = { secret: "sk_live_store", publishab
 
 /** The check in live mode against the local fakes, which only STORE_TEST_PROVIDER_URLS lets live mode reach. */
 async function check(env: Record<string, string>): Promise<PreflightCheck[]> {
-  const settings = readCommerceSettings({ STORE_MODE: "live", STORE_TEST_PROVIDER_URLS: "1", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, DATA_DIR: scratch.dir, ...env });
+  const settings = readStoreSettings({ STORE_MODE: "live", STORE_TEST_PROVIDER_URLS: "1", PUBLIC_URL: publicUrl, SMTP_URL: mailbox.url, DATA_DIR: scratch.dir, ...env });
   return runPreflight(settings, { db: database.db, kind: env.DATABASE_URL ? "postgres" : "pglite" });
 }
 

@@ -5,12 +5,12 @@ import { filesByProduct, productsWithoutFile } from "../downloads/digital-files.
 import { openFileStorage, type FileStorage } from "../downloads/storage.server";
 import { createMailTransport } from "../mail/transport.server";
 import { localeCodes, markets } from "../market/markets";
-import { paymentMethodsFor, stripeMethodTypesFor } from "../orders/commerce-content.server";
+import { paymentMethodsFor } from "../orders/commerce-content.server";
 import { paymentSetupOf } from "../payments/payment-setup";
-import { payPalPreflight } from "../payments/paypal/paypal-preflight.server";
 import { failed, passed, warned, type PreflightCheck } from "../payments/preflight-check";
-import { stripePreflight } from "../payments/stripe/stripe-preflight.server";
+import { methodsByMarketOf, type ProviderDescription } from "../payments/provider-description";
 import type { CommerceSettings } from "../store/commerce-settings";
+import { paymentProviders } from "./payment-providers.server";
 
 /**
  * The go-live check: everything that would lose money or orders once the store takes
@@ -40,31 +40,23 @@ function publicUrlCheck(settings: CommerceSettings): PreflightCheck {
   return failed("Public address", `${settings.publicUrl} is not https: payment pages, cookies and links in e-mails need it`, "Set PUBLIC_URL to the https:// address buyers use.");
 }
 
-/** The checks that show a provider has answered and confirmed what the markets' checkouts offer. */
-const confirmingChecks = { stripe: "Stripe payment methods", paypal: "PayPal credentials" } as const;
-const providerNames = { stripe: "Stripe", paypal: "PayPal" } as const;
-
 /**
  * With the live providers alone (no test gateway), every market must have a way to pay, counting
  * only the providers that answered: a key nobody has tried says nothing about a market.
  */
 function marketsCheck(settings: CommerceSettings, providerChecks: readonly PreflightCheck[]): PreflightCheck {
   const name = "Payment methods per market";
-  const configured = (["stripe", "paypal"] as const).filter((provider) => settings[provider]);
+  const configured = paymentProviders.filter((provider) => settings.providers[provider.id] !== undefined);
   if (configured.length === 0) return failed(name, "no provider is configured, so no market has a way to pay", "Configure Stripe (PayPal is not offered in every market): see the Payment provider line.");
-  const answered = configured.filter((provider) => providerChecks.some((check) => check.name === confirmingChecks[provider] && check.status === "ok"));
+  const answered = configured.filter((provider) => providerChecks.some((check) => check.name === provider.confirmingCheck && check.status === "ok"));
+  const namesOf = (providers: readonly ProviderDescription[]) => providers.map((provider) => provider.name).join(" and ");
   if (answered.length === 0) {
-    const names = configured.map((provider) => providerNames[provider]).join(" and ");
+    const names = namesOf(configured);
     return failed(name, `${names} ${configured.length === 1 ? "has" : "have"} not confirmed ${configured.length === 1 ? "its" : "their"} payment methods (see above), so no market's way to pay is known to work`, "Fix the provider's lines above, then run the check again.");
   }
-  const unpaid = markets.filter((market) => paymentMethodsFor(market, paymentSetupOf(answered)).length === 0).map((market) => market.country);
-  if (unpaid.length === 0) return passed(name, `every market has a way to pay, confirmed by ${answered.map((provider) => providerNames[provider]).join(" and ")}`);
+  const unpaid = markets.filter((market) => paymentMethodsFor(market, paymentSetupOf(answered.map((provider) => provider.id))).length === 0).map((market) => market.country);
+  if (unpaid.length === 0) return passed(name, `every market has a way to pay, confirmed by ${namesOf(answered)}`);
   return failed(name, `no way to pay in ${unpaid.join(", ")}`, "Configure Stripe (PayPal is not offered in every market), or fix its lines above.");
-}
-
-/** The Stripe methods each market's checkout offers with Stripe configured (the Payment Element's card and saved methods included). */
-function stripeMethodsByMarket(): Record<string, readonly string[]> {
-  return Object.fromEntries(markets.map((market) => [market.country, stripeMethodTypesFor(market)]));
 }
 
 async function mailCheck(settings: CommerceSettings): Promise<PreflightCheck> {
@@ -161,14 +153,14 @@ function storageCheck(settings: CommerceSettings): PreflightCheck[] {
 
 export async function runPreflight(settings: CommerceSettings, running: PreflightDatabase = null): Promise<PreflightCheck[]> {
   const checks: PreflightCheck[] = [modeCheck(settings), publicUrlCheck(settings), ...(settings.testProviderUrls ? [testProviderUrlsCheck()] : [])];
-  if (!settings.stripe && !settings.paypal) {
+  const configured = paymentProviders.filter((provider) => settings.providers[provider.id] !== undefined);
+  if (configured.length === 0) {
     checks.push(failed("Payment provider", "neither Stripe nor PayPal is configured", "Set STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET (and PayPal's three settings to offer it)."));
   }
-  if (settings.stripe) {
-    const { secretKey, publishableKey, apiUrl } = settings.stripe;
-    checks.push(...(await stripePreflight({ secretKey, publishableKey, apiUrl, publicUrl: settings.publicUrl, storeMode: settings.storeMode, methodsByMarket: stripeMethodsByMarket() })));
+  for (const provider of configured) {
+    const context = { publicUrl: settings.publicUrl, storeMode: settings.storeMode, methodsByMarket: methodsByMarketOf(provider.id) };
+    checks.push(...(await provider.preflight(settings.providers[provider.id], context)));
   }
-  if (settings.paypal) checks.push(...(await payPalPreflight({ ...settings.paypal, publicUrl: settings.publicUrl, storeMode: settings.storeMode })));
   checks.push(marketsCheck(settings, checks), await mailCheck(settings), ...(await databaseChecks(settings, running)));
   return checks;
 }

@@ -9,24 +9,23 @@ import { createOrderCookie } from "../orders/order-access.server";
 import { pollPendingRefunds } from "../orders/refund-service.server";
 import { startPaymentReconciler } from "../orders/payment-attempts.server";
 import { loadSigningKey } from "../db/store-secret.server";
-import { createPayPalProvider } from "../payments/paypal/paypal-provider.server";
 import type { PaymentProvider } from "../payments/provider";
-import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { openFileStorage } from "../downloads/storage.server";
-import { readCommerceSettings } from "../store/commerce-settings";
 import { installedStore, installStore, type Store } from "../store/store.server";
 import { formatPreflight, preflightFailed, runPreflight } from "./preflight.server";
+import { paymentProviders } from "./payment-providers.server";
+import { checkStartupSettings } from "./settings.server";
 
 /** A refund still pending this long is asked about, every so often. */
 const pendingRefundAgeMs = 10 * 60_000;
 const pendingRefundPollMs = 15 * 60_000;
 
 /** Opens the database, runs the go-live check in live mode, wires providers, mail and the outbox, and installs the store the pages read. */
-export async function startStore(env: Record<string, string | undefined> = process.env): Promise<Store> {
+export async function startStore(): Promise<Store> {
   const running = installedStore();
   if (running) return running;
-  const settings = readCommerceSettings(env);
+  const settings = checkStartupSettings();
   const database = await openDatabase(settings.databaseUrl ? { url: settings.databaseUrl } : { dataDir: settings.dataDir });
   if (settings.storeMode === "live") {
     const checks = await runPreflight(settings, { db: database.db, kind: database.kind });
@@ -57,10 +56,9 @@ export async function startStore(env: Record<string, string | undefined> = proce
   // Live mode takes real money only: it has no test gateway.
   const testGateway = settings.storeMode === "test" ? new TestGateway(database.db) : null;
   const providers = new Map<string, PaymentProvider>(testGateway ? [[testGateway.id, testGateway]] : []);
-  if (settings.paypal) providers.set("paypal", createPayPalProvider({ ...settings.paypal, publicUrl: settings.publicUrl }));
-  if (settings.stripe) {
-    const { secretKey, webhookSecret, apiUrl } = settings.stripe;
-    providers.set("stripe", createStripeProvider({ secretKey, webhookSecret, publicUrl: settings.publicUrl, ...(apiUrl ? { apiUrl } : {}) }));
+  for (const provider of paymentProviders) {
+    const own = settings.providers[provider.id];
+    if (own !== undefined) providers.set(provider.id, provider.create(own, { db: database.db, publicUrl: settings.publicUrl }));
   }
   // PayPal tells of a pending refund that fails by no event: the store asks. Applying an answer
   // twice changes nothing, so every instance may ask.

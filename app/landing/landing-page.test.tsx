@@ -19,7 +19,7 @@ afterEach(cleanup);
 // A store whose Stripe and PayPal take payments, as `/storefront-settings` tells the page.
 const realFetch = globalThis.fetch;
 beforeAll(() => {
-  const settings = { gtmId: null, buildCheckIntervalMs: 3_600_000, payments: { testGateway: false, stripe: true, paypal: true } };
+  const settings = { gtmId: null, buildCheckIntervalMs: 3_600_000, paymentProviders: ["stripe", "paypal"] };
   vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => (String(input).endsWith(runtimeSettingsPath) ? Promise.resolve(Response.json(settings)) : realFetch(input, init)));
 });
 afterAll(() => vi.unstubAllGlobals());

@@ -1,10 +1,16 @@
 import { defaultGeoHeaders } from "./country-resolution";
 
+let trusted: readonly string[] = defaultGeoHeaders;
+
 /**
- * The geo headers to trust, in order. `GEO_COUNTRY_HEADERS` (comma separated) replaces the
+ * Set once at start from the settings (`GEO_COUNTRY_HEADERS`, comma separated), which replace the
  * default list for hosts that put the country elsewhere.
  */
-export function geoHeaderNames(env: NodeJS.ProcessEnv = process.env): readonly string[] {
-  const configured = env.GEO_COUNTRY_HEADERS?.split(",").map((name) => name.trim()).filter(Boolean);
-  return configured && configured.length > 0 ? configured : defaultGeoHeaders;
+export function trustGeoHeaders(names: readonly string[]): void {
+  trusted = names;
+}
+
+/** The geo headers to trust, in order. */
+export function geoHeaderNames(): readonly string[] {
+  return trusted;
 }

@@ -7,9 +7,9 @@ import { parseContent } from "../platform/content-file";
 import { currentPrice } from "../catalog/savings";
 import type { DispatchRule } from "../market/dispatch";
 import { markets, type CountryCode, type Market } from "../market/markets";
-import type { PaymentSetup } from "../payments/payment-setup";
+import { testGatewayId, type PaymentSetup } from "../payments/payment-setup";
 
-/** VAT rates, delivery costs and payment methods: content data with their sources (DESIGN §10). */
+/** VAT rates, delivery costs and payment methods: content data, each file under `content/commerce/` naming its sources. */
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD");
 const rateHistory = z
@@ -118,9 +118,9 @@ export type CheckoutMethodId = PaymentMethodId | "stripe" | "paypal" | StripeRed
 /** The methods the checkout offers in a market, given the providers the store has (none in live mode is the test gateway). */
 export function paymentMethodsFor(market: Market, setup: PaymentSetup): readonly CheckoutMethodId[] {
   const live = methods.markets[market.country];
-  const offersPayPal = setup.paypal && live.includes("paypal");
+  const offersPayPal = setup.has("paypal") && live.includes("paypal");
   const stripeRedirects = live.filter((id) => methods.methods[id].provider === "stripe" && !methods.methods[id].reusable) as StripeRedirectMethodId[];
-  const own: readonly CheckoutMethodId[] = setup.stripe ? ["stripe", ...stripeRedirects] : setup.testGateway ? paymentMethodIds : [];
+  const own: readonly CheckoutMethodId[] = setup.has("stripe") ? ["stripe", ...stripeRedirects] : setup.has(testGatewayId) ? paymentMethodIds : [];
   return offersPayPal ? [...own, "paypal"] : own;
 }
 

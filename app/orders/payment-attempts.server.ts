@@ -391,11 +391,11 @@ export function returnedPaymentState(payment: Payment, orderStatus: OrderStatus 
 const paidOrderStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded", "refunded", "withdrawn"];
 
 /**
- * Where a provider's pages send the buyer back. PayPal's return is the specification's
- * `/paypal-confirm/:from` page, named after the step the buyer continues to; the others come back
- * through `/checkout-return`. Both hand the payment to the same return handling.
+ * Where a provider's pages send the buyer back: the provider's own return page when it has one
+ * (`PaymentProvider.returnPath`), else `/checkout-return`. Both hand the payment to the same return
+ * handling, and carry the token that names the payment.
  */
-export function providerReturnPath(providerId: string, paymentId: string, continueTo: string, signingKey: string): string {
-  const token = paymentReturnToken(signingKey, paymentId);
-  return providerId === "paypal" ? `/paypal-confirm/${continueTo}?payment=${paymentId}&r=${token}` : `/checkout-return/${paymentId}?r=${token}`;
+export function providerReturnPath(provider: Pick<PaymentProvider, "returnPath">, paymentId: string, continueTo: string, signingKey: string): string {
+  const returnToken = paymentReturnToken(signingKey, paymentId);
+  return provider.returnPath?.({ paymentId, returnToken, continueTo }) ?? `/checkout-return/${paymentId}?r=${returnToken}`;
 }

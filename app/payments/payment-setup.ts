@@ -1,23 +1,21 @@
 import methodsFile from "../../content/commerce/payment-methods.json";
 
 /**
- * Which providers take payments in this running store: the checkout's methods and the pages'
- * payment marks both follow it, so no page shows a method the checkout cannot take.
+ * Which providers take payments in this running store, by id (the test gateway's is `test`): the
+ * checkout's methods and the pages' payment marks both follow it, so no page shows a method the
+ * checkout cannot take.
  */
-export interface PaymentSetup {
-  /** The built-in test gateway (test mode only): card and a simulated bank. */
-  testGateway: boolean;
-  stripe: boolean;
-  paypal: boolean;
-}
+export type PaymentSetup = ReadonlySet<string>;
+
+/** The test gateway's id: built in, test mode only, card and a simulated bank. */
+export const testGatewayId = "test";
 
 /** What a page assumes until it knows: no marks rather than wrong ones. */
-export const unknownPaymentSetup: PaymentSetup = { testGateway: false, stripe: false, paypal: false };
+export const unknownPaymentSetup: PaymentSetup = new Set();
 
-/** The setup of a store whose providers have these ids (`test`, `stripe`, `paypal`). */
+/** The setup of a store whose providers have these ids. */
 export function paymentSetupOf(providerIds: Iterable<string>): PaymentSetup {
-  const ids = new Set(providerIds);
-  return { testGateway: ids.has("test"), stripe: ids.has("stripe"), paypal: ids.has("paypal") };
+  return new Set(providerIds);
 }
 
 type MethodId = keyof typeof methodsFile.methods;
@@ -26,14 +24,13 @@ export type PaymentMarkId = MethodId | "bank";
 
 /**
  * The payment marks a market shows: the methods its checkout offers with the configured
- * providers, in the market's order. Without Stripe the test gateway takes cards and bank payments,
- * as the checkout does.
+ * providers, in the market's order. Without the cards' provider the test gateway takes cards and
+ * bank payments, as the checkout does.
  */
 export function paymentMarksFor(country: string, setup: PaymentSetup): PaymentMarkId[] {
   const offered = (methodsFile.markets as Record<string, readonly MethodId[]>)[country] ?? [];
   return offered.flatMap((id): PaymentMarkId[] => {
-    if (methodsFile.methods[id].provider === "paypal") return setup.paypal ? [id] : [];
-    if (setup.stripe) return [id];
-    return id === "card" && setup.testGateway ? ["card", "bank"] : [];
+    if (setup.has(methodsFile.methods[id].provider)) return [id];
+    return id === "card" && setup.has(testGatewayId) ? ["card", "bank"] : [];
   });
 }

@@ -1,7 +1,9 @@
 /**
- * The one interface between the store and whoever moves the money (DESIGN §12). Pages and the
- * order service never name a provider; every call carries an idempotency key, so a retry after a
- * timeout or a killed server returns the first call's result instead of charging again.
+ * The one interface between the store and whoever moves the money (docs/decisions/0013-payments-and-test-gateway.md).
+ * Each provider's folder also describes it to the rest of the store (`provider-description.ts`:
+ * its settings, page origins and go-live checks), which the composition lists. Every call carries
+ * an idempotency key, so a retry after a timeout or a killed server returns the first call's result
+ * instead of charging again.
  */
 
 export const declineCodes = [
@@ -108,6 +110,11 @@ export class WebhookRejected extends Error {}
 
 export interface PaymentProvider {
   readonly id: string;
+  /**
+   * Where the provider's own pages send the buyer back to for this payment, when that is a page of
+   * its own; without it, `/checkout-return/<payment>` (docs/decisions/0030-payment-attempts.md).
+   */
+  returnPath?(payment: { paymentId: string; returnToken: string; continueTo: string }): string;
   startPayment(input: StartPaymentInput): Promise<PaymentOutcome>;
   /** A payment's state as the provider knows it, after the buyer came back from its pages. */
   retrievePayment(providerRef: string): Promise<PaymentOutcome>;

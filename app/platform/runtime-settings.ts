@@ -2,8 +2,8 @@
 export interface RuntimeSettings {
   gtmId: string | null;
   buildCheckIntervalMs: number;
-  /** The providers that take payments, for the payment marks (a `PaymentSetup`). */
-  payments: { testGateway: boolean; stripe: boolean; paypal: boolean };
+  /** The ids of the providers that take payments, for the payment marks (a `PaymentSetup`). */
+  paymentProviders: string[];
 }
 
 export const runtimeSettingsPath = "/storefront-settings";
@@ -15,6 +15,6 @@ let settings: Promise<RuntimeSettings> | undefined;
 export function fetchRuntimeSettings(): Promise<RuntimeSettings> {
   settings ??= fetch(runtimeSettingsPath)
     .then((response) => (response.ok ? (response.json() as Promise<RuntimeSettings>) : Promise.reject(new Error(String(response.status)))))
-    .catch(() => ({ gtmId: null, buildCheckIntervalMs: defaultBuildCheckIntervalMs, payments: { testGateway: false, stripe: false, paypal: false } }));
+    .catch(() => ({ gtmId: null, buildCheckIntervalMs: defaultBuildCheckIntervalMs, paymentProviders: [] }));
   return settings;
 }

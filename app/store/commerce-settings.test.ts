@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { readCommerceSettings, type CommerceSettings } from "./commerce-settings";
+import { readStoreSettings } from "../composition/settings.server";
+import type { CommerceSettings } from "./commerce-settings";
+
+const readCommerceSettings = (env: Record<string, string>, cwd: string) => readStoreSettings(env, { cwd });
 
 const cwd = "/srv/storefront";
 const stripeKeys = { STRIPE_SECRET_KEY: "sk_live_x", STRIPE_PUBLISHABLE_KEY: "pk_live_x", STRIPE_WEBHOOK_SECRET: "whsec_x" };
@@ -8,7 +11,7 @@ const paypalKeys = { PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret",
 describe("readCommerceSettings", () => {
   it("has defaults for everything", () => {
     const settings = readCommerceSettings({}, cwd);
-    expect(settings).toEqual({
+    expect(settings).toMatchObject({
       dataDir: "/srv/storefront/data",
       databaseUrl: null,
       smtpUrl: null,
@@ -18,8 +21,7 @@ describe("readCommerceSettings", () => {
       testProviderUrls: false,
       reviewInvitationDelayDays: 7,
       downloads: { s3: null, linkDays: 30, linkMaxDownloads: 10, fileMaxBytes: 200 * 1024 * 1024 },
-      paypal: null,
-      stripe: null,
+      providers: {},
     });
   });
 
@@ -54,13 +56,13 @@ describe("readCommerceSettings", () => {
 
   it("takes a payment provider's settings as a set, PayPal on its sandbox in test mode", () => {
     const paypal = { PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "hook" };
-    expect(readCommerceSettings(paypal, cwd).paypal).toEqual({ clientId: "client", clientSecret: "secret", webhookId: "hook", apiUrl: "https://api-m.sandbox.paypal.com" });
-    expect(readCommerceSettings({ ...paypal, PAYPAL_API_URL: "http://127.0.0.1:9999" }, cwd).paypal?.apiUrl).toBe("http://127.0.0.1:9999");
+    expect(readCommerceSettings(paypal, cwd).providers.paypal).toEqual({ clientId: "client", clientSecret: "secret", webhookId: "hook", apiUrl: "https://api-m.sandbox.paypal.com" });
+    expect(readCommerceSettings({ ...paypal, PAYPAL_API_URL: "http://127.0.0.1:9999" }, cwd).providers.paypal).toMatchObject({ apiUrl: "http://127.0.0.1:9999" });
     expect(() => readCommerceSettings({ PAYPAL_CLIENT_ID: "client" }, cwd)).toThrow("PAYPAL_CLIENT_ID is set but PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID are not");
     expect(() => readCommerceSettings({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_WEBHOOK_SECRET: "whsec_x" }, cwd)).toThrow("STRIPE_PUBLISHABLE_KEY is not");
   });
 
-  it.each<[string, Record<string, string>, Partial<CommerceSettings>]>([
+  it.each<[string, Record<string, string>, Partial<Record<keyof CommerceSettings, unknown>>]>([
     ["PORT changes the default public URL", { PORT: "4000" }, { publicUrl: "http://localhost:4000" }],
     ["PUBLIC_URL is reduced to its origin", { PUBLIC_URL: "https://shop.example.com/path" }, { publicUrl: "https://shop.example.com" }],
     ["PUBLIC_URL wins over PORT", { PUBLIC_URL: "https://shop.example.com", PORT: "4000" }, { publicUrl: "https://shop.example.com" }],
@@ -75,19 +77,19 @@ describe("readCommerceSettings", () => {
     ["a bare MAIL_FROM address", { MAIL_FROM: "orders@example.com" }, { mailFrom: "orders@example.com" }],
     ["a MAIL_FROM with a name", { MAIL_FROM: "Vitanor Shop <orders@example.com>" }, { mailFrom: "Vitanor Shop <orders@example.com>" }],
     ["STORE_MODE test", { STORE_MODE: "test" }, { storeMode: "test" }],
-    ["STORE_MODE live with Stripe", { STORE_MODE: "live", ...stripeKeys }, { storeMode: "live", paypal: null, stripe: expect.objectContaining({ secretKey: "sk_live_x", jsUrl: "https://js.stripe.com/v3/" }) }],
-    ["STORE_MODE live with PayPal, on PayPal's live API", { STORE_MODE: "live", ...paypalKeys }, { storeMode: "live", stripe: null, paypal: expect.objectContaining({ apiUrl: "https://api-m.paypal.com" }) }],
+    ["STORE_MODE live with Stripe", { STORE_MODE: "live", ...stripeKeys }, { storeMode: "live", providers: { stripe: expect.objectContaining({ secretKey: "sk_live_x", jsUrl: "https://js.stripe.com/v3/" }) } }],
+    ["STORE_MODE live with PayPal, on PayPal's live API", { STORE_MODE: "live", ...paypalKeys }, { storeMode: "live", providers: { paypal: expect.objectContaining({ apiUrl: "https://api-m.paypal.com" }) } }],
     ["an empty STORE_MODE", { STORE_MODE: "" }, { storeMode: "test" }],
-    ["Stripe's own URLs named in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://api.stripe.com", STRIPE_JS_URL: "https://js.stripe.com/v3/" }, { stripe: expect.objectContaining({ apiUrl: "https://api.stripe.com" }) }],
-    ["PayPal's own live API named in live mode", { STORE_MODE: "live", ...paypalKeys, PAYPAL_API_URL: "https://api-m.paypal.com" }, { paypal: expect.objectContaining({ apiUrl: "https://api-m.paypal.com" }) }],
+    ["Stripe's own URLs named in live mode", { STORE_MODE: "live", ...stripeKeys, STRIPE_API_URL: "https://api.stripe.com", STRIPE_JS_URL: "https://js.stripe.com/v3/" }, { providers: { stripe: expect.objectContaining({ apiUrl: "https://api.stripe.com" }) } }],
+    ["PayPal's own live API named in live mode", { STORE_MODE: "live", ...paypalKeys, PAYPAL_API_URL: "https://api-m.paypal.com" }, { providers: { paypal: expect.objectContaining({ apiUrl: "https://api-m.paypal.com" }) } }],
     // Only the go-live check's own tests reach local fakes in live mode, and the check fails on it.
     [
       "a loopback provider URL in live mode with STORE_TEST_PROVIDER_URLS",
       { STORE_MODE: "live", STORE_TEST_PROVIDER_URLS: "1", ...stripeKeys, STRIPE_API_URL: "http://127.0.0.1:4010", STRIPE_JS_URL: "http://localhost:4010/v3/" },
-      { testProviderUrls: true, stripe: expect.objectContaining({ apiUrl: "http://127.0.0.1:4010" }) },
+      { testProviderUrls: true, providers: { stripe: expect.objectContaining({ apiUrl: "http://127.0.0.1:4010" }) } },
     ],
     ["no test provider URLs unless asked for", { STORE_MODE: "live", ...stripeKeys }, { testProviderUrls: false }],
-    ["any provider URL in test mode", { ...stripeKeys, STRIPE_API_URL: "https://stripe-mock.example.com" }, { stripe: expect.objectContaining({ apiUrl: "https://stripe-mock.example.com" }) }],
+    ["any provider URL in test mode", { ...stripeKeys, STRIPE_API_URL: "https://stripe-mock.example.com" }, { providers: { stripe: expect.objectContaining({ apiUrl: "https://stripe-mock.example.com" }) } }],
   ])("%s", (_name, env, expected) => {
     expect(readCommerceSettings(env, cwd)).toMatchObject(expected);
   });

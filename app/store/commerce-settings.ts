@@ -1,13 +1,14 @@
 import { resolve } from "node:path";
+import { z } from "zod";
 import contact from "../../content/contact.json";
 import site from "../../content/site.json";
 import type { S3Settings } from "../downloads/storage.server";
-import { payPalApiOrigins, payPalApiUrls } from "../payments/paypal/paypal-provider.server";
-import { stripeOrigins } from "../payments/stripe/stripe-provider.server";
+import { urlReader, urlVariable, variable, wholeNumberVariable } from "../platform/settings-variable";
 
 /**
- * The settings of the store's commerce side (DESIGN §11), read from the environment once at start;
- * a bad one stops the server naming the variable and the form it expects.
+ * The store's commerce side of the one settings schema (`settings.server.ts` composes it with the
+ * pages', the server's and the payment providers' parts): each variable, parsed once at start, and a
+ * bad one stops the server naming the variable and the form it expects.
  */
 export interface CommerceSettings {
   /** Where the embedded database and the written e-mails live. */
@@ -27,12 +28,10 @@ export interface CommerceSettings {
   testProviderUrls: boolean;
   /** Days between an order's fulfilment (a digital item's first download) and the e-mail inviting its buyer to review. */
   reviewInvitationDelayDays: number;
-  /** Digital delivery (DESIGN §17): where the files live and how long a download link works. */
+  /** Digital delivery: where the files live and how long a download link works (docs/decisions/0027-digital-delivery.md). */
   downloads: DownloadSettings;
-  /** PayPal's REST credentials, when the store has them (all three settings, or none). */
-  paypal: { clientId: string; clientSecret: string; webhookId: string; apiUrl: string } | null;
-  /** Stripe's keys, when the store has them (all three settings, or none). */
-  stripe: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl: string | null; jsUrl: string } | null;
+  /** The settings of each payment provider that is configured, by its id (a provider's own shape). */
+  providers: Readonly<Record<string, unknown>>;
 }
 
 export interface DownloadSettings {
@@ -44,34 +43,7 @@ export interface DownloadSettings {
   fileMaxBytes: number;
 }
 
-type Env = Record<string, string | undefined>;
-
-function readUrl(env: Env, name: string, protocols: string[]): string | null {
-  const value = env[name];
-  if (value === undefined || value === "") return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error(`${name} must be a URL starting with ${protocols.join(" or ")}, got something that is not a URL.`);
-  }
-  if (!protocols.includes(url.protocol.replace(/:$/, ""))) {
-    throw new Error(`${name} must be a URL starting with ${protocols.map((p) => `${p}://`).join(" or ")}, got '${url.protocol}//…'.`);
-  }
-  return value;
-}
-
 const mailboxPattern = /^(?:[^<>@\s]+(?: [^<>@\s]+)* <)?[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>?$/;
-
-/** The payment providers that take real money; the test gateway never does. */
-const liveProviderVariables = ["STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET", "PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID"];
-
-function readWholeNumber(env: Env, name: string, fallback: number, max: number, min = 0): number {
-  const value = env[name];
-  if (value === undefined || value === "") return fallback;
-  if (!/^\d+$/.test(value.trim()) || Number(value) > max || Number(value) < min) throw new Error(`${name} must be a whole number from ${min} to ${max}, got '${value}'.`);
-  return Number(value);
-}
 
 const s3Form = "https://<access key>:<secret key>@<endpoint host>/<bucket>?region=<region>";
 
@@ -79,8 +51,8 @@ const s3Form = "https://<access key>:<secret key>@<endpoint host>/<bucket>?regio
  * `S3_URL` holds everything the object storage needs in one setting: the endpoint, the bucket as
  * the path's one segment, the keys as the user part (percent-encoded), the region as a query.
  */
-export function readS3Url(env: Env): S3Settings | null {
-  const value = readUrl(env, "S3_URL", ["http", "https"]);
+export function readS3Url(env: { S3_URL?: string | undefined }): S3Settings | null {
+  const value = urlReader("S3_URL", ["http", "https"])(env.S3_URL);
   if (!value) return null;
   const url = new URL(value);
   const bucket = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ""));
@@ -96,123 +68,58 @@ export function readS3Url(env: Env): S3Settings | null {
   };
 }
 
-export function readDownloadSettings(env: Env): DownloadSettings {
-  return {
-    s3: readS3Url(env),
-    linkDays: readWholeNumber(env, "DOWNLOAD_LINK_DAYS", 30, 365, 1),
-    linkMaxDownloads: readWholeNumber(env, "DOWNLOAD_LINK_MAX_DOWNLOADS", 10, 1000, 1),
-    fileMaxBytes: readWholeNumber(env, "DOWNLOAD_FILE_MAX_MB", 200, 4096, 1) * 1024 * 1024,
-  };
-}
-
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-function loopback(url: URL): boolean {
-  return loopbackHosts.has(url.hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
-}
-
-/**
- * In live mode a provider's API or script may only be the provider's own: a URL left over from a
- * test would send the live secret key (or the checkout's script) to whoever answers there, most
- * likely a fake on the same machine. Only with `STORE_TEST_PROVIDER_URLS=1`, which the go-live check
- * fails on, is a loopback address taken, so that the check itself can be tested against the fakes
- * (docs/decisions/0031-money-after-the-charge.md).
- */
-function requireProviderOrigin(name: string, value: string | null, origins: readonly string[], testProviderUrls: boolean): void {
-  if (value === null) return;
-  const url = new URL(value);
-  if (testProviderUrls && loopback(url)) return;
-  if (!url.username && !url.password && origins.includes(url.origin)) return;
-  const allowed = testProviderUrls ? `${origins.join(" or ")}, or on this machine with STORE_TEST_PROVIDER_URLS=1` : origins.join(" or ");
-  throw new Error(`${name} must be the provider's own (${allowed}) with STORE_MODE=live, got '${url.origin}': a test override there would send live payments elsewhere. Unset ${name}.`);
-}
-
-function readTestProviderUrls(env: Env): boolean {
-  const value = env.STORE_TEST_PROVIDER_URLS || "";
-  if (value !== "" && value !== "1") throw new Error(`STORE_TEST_PROVIDER_URLS must be '1' or unset, got '${value}'.`);
-  return value === "1";
-}
-
-/**
- * A provider's settings come as a set: all of them, or none (a half-configured provider is a
- * mistake). Told where to put problems, a half set is put there and read as none.
- */
-function readSet<K extends string>(env: Env, names: readonly K[], problems?: string[]): Record<K, string> | null {
-  const present = names.filter((name) => env[name]);
-  if (present.length === 0) return null;
-  const missing = names.filter((name) => !env[name]);
-  if (missing.length > 0) {
-    const problem = `${present.join(", ")} ${present.length === 1 ? "is" : "are"} set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not: set all of ${names.join(", ")}, or none.`;
-    if (!problems) throw new Error(problem);
-    problems.push(problem);
-    return null;
-  }
-  return Object.fromEntries(names.map((name) => [name, env[name] as string])) as Record<K, string>;
-}
-
-/**
- * The settings as the go-live check reads them: what would stop the store from starting (a live
- * store without a provider, a half-configured provider) is listed in `problems` instead of thrown,
- * so that the check can go on and list everything else that is missing too.
- */
-export function readSettingsForCheck(env: Env, cwd: string = process.cwd()): { settings: CommerceSettings; problems: string[] } {
-  const problems: string[] = [];
-  return { settings: readSettings(env, cwd, problems), problems };
-}
-
-export function readCommerceSettings(env: Env, cwd: string = process.cwd()): CommerceSettings {
-  return readSettings(env, cwd);
-}
-
-function readSettings(env: Env, cwd: string, problems?: string[]): CommerceSettings {
-  const storeMode = env.STORE_MODE || "test";
+function readStoreMode(value: string | undefined): "test" | "live" {
+  const storeMode = value || "test";
   if (storeMode !== "test" && storeMode !== "live") throw new Error(`STORE_MODE must be 'test' or 'live', got '${storeMode}'.`);
-  const mailFrom = env.MAIL_FROM || `${site.brand} <${contact.email}>`;
+  return storeMode;
+}
+
+function readMailFrom(value: string | undefined): string {
+  const mailFrom = value || `${site.brand} <${contact.email}>`;
   if (!mailboxPattern.test(mailFrom)) throw new Error(`MAIL_FROM must be an e-mail address, optionally with a name ('Vitanor <orders@example.com>'), got '${mailFrom}'.`);
-  const publicUrl = readUrl(env, "PUBLIC_URL", ["http", "https"]) ?? `http://localhost:${env.PORT || "3000"}`;
-  const reviewInvitationDelayDays = readWholeNumber(env, "REVIEW_INVITATION_DELAY_DAYS", 7, 90);
-  const paypal = readSet(env, ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"] as const, problems);
-  const stripe = readSet(env, ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const, problems);
-  // The go-live check lists a missing provider as one of its lines.
-  if (storeMode === "live" && !stripe && !paypal && !problems) {
-    throw new Error(
-      `STORE_MODE=live needs a payment provider that takes real money, and none is configured (the test gateway takes none). ` +
-        `Set ${liveProviderVariables.join(", or ")} (or leave STORE_MODE unset to run in test mode).`,
-    );
-  }
-  const stripeApiUrl = readUrl(env, "STRIPE_API_URL", ["http", "https"]);
-  const stripeJsUrl = readUrl(env, "STRIPE_JS_URL", ["http", "https"]);
-  const payPalApiUrl = readUrl(env, "PAYPAL_API_URL", ["http", "https"]);
-  const testProviderUrls = readTestProviderUrls(env);
-  if (storeMode === "live") {
-    requireProviderOrigin("STRIPE_API_URL", stripe && stripeApiUrl, [stripeOrigins.api], testProviderUrls);
-    requireProviderOrigin("STRIPE_JS_URL", stripe && stripeJsUrl, [stripeOrigins.js], testProviderUrls);
-    requireProviderOrigin("PAYPAL_API_URL", paypal && payPalApiUrl, payPalApiOrigins, testProviderUrls);
-  }
+  return mailFrom;
+}
+
+function readTestProviderUrls(value: string | undefined): boolean {
+  const setting = value || "";
+  if (setting !== "" && setting !== "1") throw new Error(`STORE_TEST_PROVIDER_URLS must be '1' or unset, got '${setting}'.`);
+  return setting === "1";
+}
+
+/** The commerce side's variables, as the one settings schema composes them. */
+export const commerceVariables = {
+  STORE_MODE: variable(readStoreMode),
+  STORE_TEST_PROVIDER_URLS: variable(readTestProviderUrls),
+  DATA_DIR: z.string().optional(),
+  DATABASE_URL: urlVariable("DATABASE_URL", ["postgres", "postgresql"]),
+  SMTP_URL: urlVariable("SMTP_URL", ["smtp", "smtps"]),
+  MAIL_FROM: variable(readMailFrom),
+  PUBLIC_URL: urlVariable("PUBLIC_URL", ["http", "https"]),
+  REVIEW_INVITATION_DELAY_DAYS: wholeNumberVariable("REVIEW_INVITATION_DELAY_DAYS", 7, 90),
+  S3_URL: variable((value) => readS3Url({ S3_URL: value })),
+  DOWNLOAD_LINK_DAYS: wholeNumberVariable("DOWNLOAD_LINK_DAYS", 30, 365, 1),
+  DOWNLOAD_LINK_MAX_DOWNLOADS: wholeNumberVariable("DOWNLOAD_LINK_MAX_DOWNLOADS", 10, 1000, 1),
+  DOWNLOAD_FILE_MAX_MB: wholeNumberVariable("DOWNLOAD_FILE_MAX_MB", 200, 4096, 1),
+};
+
+type CommerceValues = z.output<z.ZodObject<typeof commerceVariables>>;
+
+/** The commerce settings from their parsed variables; the providers' are added by the schema. */
+export function commerceSettingsOf(values: CommerceValues, port: number, cwd: string): Omit<CommerceSettings, "providers"> {
   return {
-    dataDir: resolve(cwd, env.DATA_DIR || "data"),
-    databaseUrl: readUrl(env, "DATABASE_URL", ["postgres", "postgresql"]),
-    smtpUrl: readUrl(env, "SMTP_URL", ["smtp", "smtps"]),
-    mailFrom,
-    publicUrl: new URL(publicUrl).origin,
-    storeMode,
-    testProviderUrls,
-    reviewInvitationDelayDays,
-    downloads: readDownloadSettings(env),
-    paypal: paypal && {
-      clientId: paypal.PAYPAL_CLIENT_ID,
-      clientSecret: paypal.PAYPAL_CLIENT_SECRET,
-      webhookId: paypal.PAYPAL_WEBHOOK_ID,
-      // Test mode talks to PayPal's sandbox unless told otherwise (the tests use a local fake).
-      apiUrl: payPalApiUrl ?? (env.STORE_MODE === "live" ? payPalApiUrls.live : payPalApiUrls.sandbox),
-    },
-    stripe: stripe && {
-      secretKey: stripe.STRIPE_SECRET_KEY,
-      publishableKey: stripe.STRIPE_PUBLISHABLE_KEY,
-      webhookSecret: stripe.STRIPE_WEBHOOK_SECRET,
-      apiUrl: stripeApiUrl,
-      // Stripe.js must come from Stripe; the tests serve a stand-in from the local fake.
-      jsUrl: stripeJsUrl ?? `${stripeOrigins.js}/v3/`,
+    dataDir: resolve(cwd, values.DATA_DIR || "data"),
+    databaseUrl: values.DATABASE_URL,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    publicUrl: new URL(values.PUBLIC_URL ?? `http://localhost:${port}`).origin,
+    storeMode: values.STORE_MODE,
+    testProviderUrls: values.STORE_TEST_PROVIDER_URLS,
+    reviewInvitationDelayDays: values.REVIEW_INVITATION_DELAY_DAYS,
+    downloads: {
+      s3: values.S3_URL,
+      linkDays: values.DOWNLOAD_LINK_DAYS,
+      linkMaxDownloads: values.DOWNLOAD_LINK_MAX_DOWNLOADS,
+      fileMaxBytes: values.DOWNLOAD_FILE_MAX_MB * 1024 * 1024,
     },
   };
 }

@@ -2,7 +2,7 @@ import contact from "../../content/contact.json";
 import site from "../../content/site.json";
 import { alpha2ByCountryName } from "../market/countries.server";
 import { resolveCountry } from "../market/country-resolution";
-import { imageSettings } from "./settings.server";
+import { settings } from "./settings.server";
 import { geoHeaderNames } from "../market/geo-headers.server";
 import { marketFor, type Market } from "../market/markets";
 import { messagesFor, usableLocale } from "../market/messages.server";
@@ -32,7 +32,7 @@ export function resolveStorefrontState(request: Request, localeParam: string | u
     market,
     countryName: countryNameFor(market),
     messages: messagesFor(lang),
-    config: { ...site, contact, images: imageSettings() },
+    config: { ...site, contact, images: settings().images },
     year: new Date().getFullYear(),
   };
 }

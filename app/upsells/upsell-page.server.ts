@@ -17,6 +17,7 @@ import { providerReturnPath, runPaymentAttempt } from "../orders/payment-attempt
 import { beginUpsell, declineUpsell, latestUpsellPayment, upsellState, type UpsellState } from "../orders/upsell-service.server";
 import type { DeclineCode } from "../payments/provider";
 import type { BrowserNextAction, StripeConfig } from "../payments/stripe/stripe-js";
+import { stripeBrowserSettings } from "../payments/stripe/stripe-settings";
 import { store } from "../store/store.server";
 
 interface RouteArgs {
@@ -171,7 +172,7 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   if (begun.kind === "accepted") throw redirect(next, { status: 303 });
   if (begun.kind === "closed") return closed();
 
-  const returnUrl = providerReturnPath(provider.id, begun.payment.id, nextRoute(url.pathname).name, store().signingKey);
+  const returnUrl = providerReturnPath(provider, begun.payment.id, nextRoute(url.pathname).name, store().signingKey);
   const payment = { orderNumber: order.number, amountMinor: begun.payment.amountMinor, currency: begun.payment.currency, returnUrl };
   const attempt = await runPaymentAttempt(
     db,
@@ -191,8 +192,8 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   if (attempt.payment.status === "succeeded" || outcome.status === "processing") throw redirect(next, { status: 303 });
   if (outcome.status === "requires_action") {
     if (outcome.actionUrl !== undefined) throw redirect(outcome.actionUrl, { status: 303 });
-    const stripe = store().settings.stripe;
-    if (stripe) return data<UpsellActionData>({ message: "", nextAction: { clientSecret: outcome.clientSecret, returnPath: returnUrl, stripe: { publishableKey: stripe.publishableKey, jsUrl: stripe.jsUrl } } });
+    const stripe = stripeBrowserSettings(store().settings.providers.stripe, true);
+    if (stripe) return data<UpsellActionData>({ message: "", nextAction: { clientSecret: outcome.clientSecret, returnPath: returnUrl, stripe } });
   }
   return data<UpsellActionData>({ message: failureMessage(lang, attempt.payment) ?? texts.upsell.orderUnchanged }, { status: 402 });
 }

@@ -198,6 +198,9 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
   return {
     id: "paypal",
 
+    // PayPal's return is the `/paypal-confirm/:from` page, named after the step the buyer continues to.
+    returnPath: ({ paymentId, returnToken, continueTo }) => `/paypal-confirm/${continueTo}?payment=${paymentId}&r=${returnToken}`,
+
     async startPayment(input) {
       const urls = payPalReturnUrls(publicUrl, input.returnUrl);
       return createOrder(checkoutOrderBody(orderRequest(input), urls, input.saveMethod), input.idempotencyKey);
