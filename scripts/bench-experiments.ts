@@ -1,5 +1,5 @@
 /**
- * The cost of a split test's assignment (DESIGN §18): the time of an entry request on loopback
+ * The cost of a split test's assignment (decision 0028): the time of an entry request on loopback
  * with no test running, and with a test of that entry running: the redirect that assigns the arm
  * and the arm's page the browser then asks for, at the address the redirect gave (its `xp` with
  * the exposure's own token, checked and passed on; the page cached once per arm). Requests are sent

@@ -72,7 +72,7 @@ export async function loadMatrix(baseUrl: string, targets = loadTargets, connect
   return figures;
 }
 
-/** The ratios the serving goals are stated in (DESIGN §9, the serving issue). */
+/** The ratios the serving goals are stated in (docs/architecture.md, 'The performance budget'; decision 0018). */
 export function loadRatios(figures: LoadFigures[]) {
   const rps = (target: string, connections: number) => figures.find((row) => row.target === target && row.connections === connections)?.requestsPerSecond ?? Number.NaN;
   const ratio = (a: number, b: number) => +(a / b).toFixed(2);

@@ -4,7 +4,7 @@ import type { CurrencyCode } from "../market/markets";
 import type { CurrencyFigures, FunnelFigures, FunnelReport, UpsellFigures } from "./funnel-report.server";
 
 /**
- * The funnel report as HTML (DESIGN §14): the figures for the whole filter in one table, a bar
+ * The funnel report as HTML (decision 0017): the figures for the whole filter in one table, a bar
  * chart of visitors per step beside it, then the same figures per variant, per market and per
  * variant and market. Plain markup for the server to render; no script, no inline styles (the
  * back office's policy allows neither); class names start with `report-`.

@@ -12,7 +12,7 @@ import { markets } from "../market/markets";
 import { upsellSource } from "../orders/upsell-service.server";
 
 /**
- * The funnel report (DESIGN §14): page views per step from the first-party counts, orders and
+ * The funnel report (decision 0017): page views per step from the first-party counts, orders and
  * upsells from the order tables, per variant (`src`) and market and in total. Each source is read
  * with one grouped query; the rows come back per variant, market (and currency), and the totals
  * are sums of those rows, so the database does the counting however many orders there are.

@@ -6,7 +6,7 @@ import { loginThrottle, operators, operatorSessions, operatorRoles, type Operato
 import { recordAudit, type Operator } from "../operators/audit.server";
 
 /**
- * Back-office accounts and sessions (DESIGN §13): Argon2id passwords, sessions stored in the
+ * Back-office accounts and sessions (decision 0016): Argon2id passwords, sessions stored in the
  * database behind a random token, failed logins slowed and then locked per address tried.
  */
 

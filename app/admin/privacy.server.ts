@@ -7,7 +7,7 @@ import { recordAudit, type Operator } from "../operators/audit.server";
 
 /**
  * A customer's rights over the data the store keeps about an e-mail address (GDPR Art. 15 and 17,
- * DESIGN §13): everything stored, as one JSON document, and its erasure. Erasure anonymises the
+ * docs/architecture.md, 'What the back office does'): everything stored, as one JSON document, and its erasure. Erasure anonymises the
  * personal fields and keeps what the accounts must keep (amounts, VAT, lines, numbers, statuses).
  * An address is matched without regard to case, as the storefront matches it.
  */

@@ -5,7 +5,7 @@ import { feedback, orderLines, orders, refundRequests, refunds, withdrawals } fr
 import { recordAudit, type Operator } from "../operators/audit.server";
 
 /**
- * The customer-service queues of the back office (DESIGN §13): withdrawals, refund requests and
+ * The customer-service queues of the back office (docs/architecture.md, 'What the back office does'; withdrawals: decision 0042): withdrawals, refund requests and
  * feedback as the storefront's forms stored them, newest first, and the operator's word on the first
  * two. Feedback has no status: it is read, not worked through.
  */

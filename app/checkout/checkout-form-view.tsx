@@ -44,7 +44,7 @@ const addressFields: readonly { field: ContactField; type?: string; optional?: b
 
 /**
  * Contact, delivery address and payment in one form, ending with the one button that commits the
- * buyer to pay, with the total (eu-rules 5). The card fields are the test gateway's element.
+ * buyer to pay, with the total (decision 0042). The card fields are the test gateway's element.
  */
 export function CheckoutForm({ texts, token, bundleId, country, methods, stripe, digital, totalMinor, values, errors: serverErrors, message, nextAction }: CheckoutFormProps) {
   const t = useTranslate();

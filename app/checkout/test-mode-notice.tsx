@@ -1,6 +1,6 @@
 import { useTranslate } from "../market/translate";
 
-/** In test mode every checkout, upsell and thank-you page says so (DESIGN §11). */
+/** In test mode every checkout, upsell and thank-you page says so (docs/architecture.md, 'Test mode and live mode'). */
 export function TestModeNotice() {
   const t = useTranslate();
   return (

@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 /**
  * PGlite keeps its database in a directory that only one process may open: two processes corrupt
- * it silently and for good (DESIGN §11). The directory is therefore locked by a file holding the
+ * it silently and for good (decision 0012). The directory is therefore locked by a file holding the
  * owner's pid and start time; a second server is refused while that process lives, and a stale
  * lock is taken over. After a `kill -9` the owner may linger as a zombie (under an init that does
  * not reap), or its pid may be reused by another program: neither is a live owner.

@@ -1,5 +1,5 @@
 /**
- * One line of the go-live check (DESIGN §16): what was checked, how it went, and for a problem
+ * One line of the go-live check (docs/architecture.md, 'Test mode and live mode'): what was checked, how it went, and for a problem
  * what to do about it. `fail` would lose money or orders and stops a live start; `warn` does not.
  */
 export interface PreflightCheck {

@@ -1,7 +1,7 @@
 import { buildMetaPath, latestBuildPath, type LatestBuild } from "./build-info";
 
 /**
- * Watches for a newer build (reference/behaviours.md §2): `latest.json` is checked every
+ * Watches for a newer build (decision 0010): `latest.json` is checked every
  * interval, the first check one full interval after start; network errors are ignored; after the
  * first detection polling stops and `onNewBuild` is called once.
  */

@@ -1,6 +1,6 @@
 /**
  * Programmatic navigation refuses external URLs unless the caller says so explicitly
- * (reference/behaviours.md §4), so a tampered parameter can never send a visitor off-site.
+ * (docs/architecture.md, 'Rules every page keeps'), so a tampered parameter can never send a visitor off-site.
  */
 
 const scriptLikeProtocol = /^\s*(javascript|data|vbscript):/i;

@@ -1,5 +1,5 @@
 /**
- * Chunk-load failures (reference/behaviours.md §3): the navigation becomes a full load of its
+ * Chunk-load failures (decision 0010): the navigation becomes a full load of its
  * target, unless the same target already failed in the last 10 seconds (a loop guard kept in
  * sessionStorage), in which case the app stays and shows its error page.
  */

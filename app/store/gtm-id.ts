@@ -1,7 +1,7 @@
 const gtmIdPattern = /^GTM-[0-9A-Z]+$/;
 
 /**
- * The tag manager id must match `/^GTM-[0-9A-Z]+$/` (reference/behaviours.md §5). The suggestion
+ * The tag manager id must match `/^GTM-[0-9A-Z]+$/` (docs/architecture.md, 'Rules every page keeps'). The suggestion
  * is the id upper-cased, without everything up to its last `-` and without other characters.
  */
 export function gtmIdProblem(id: string): string | null {

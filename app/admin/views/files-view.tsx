@@ -6,7 +6,7 @@ import { formatTime, Frame, type Notice } from "./frame";
 const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 
 /**
- * Digital products' files (DESIGN §17): every version per product and locale, which one buyers get,
+ * Digital products' files (decision 0027): every version per product and locale, which one buyers get,
  * how often each was downloaded, and the upload form that makes a new version current.
  */
 export function FilesView({ operator, products, canUpload, maxUploadMb, notice }: { operator: Operator; products: ProductFiles[]; canUpload: boolean; maxUploadMb: number; notice?: Notice | null }) {

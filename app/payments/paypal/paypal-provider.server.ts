@@ -14,7 +14,7 @@ import { approvalLinkOf, checkoutOrderBody, readOrder, refundableCapture, vaulte
 import { verifyPayPalWebhook } from "./paypal-webhooks.server";
 
 /**
- * PayPal behind our payment interface (DESIGN §12): Orders v2 over fetch, the buyer's account kept
+ * PayPal behind our payment interface (decisions 0013 and 0015): Orders v2 over fetch, the buyer's account kept
  * on the first successful payment for one-click upsells, webhooks checked by PayPal's
  * verification API.
  *

@@ -2,7 +2,7 @@ import type Stripe from "stripe";
 import type { DeclineCode, PaymentOutcome } from "../provider";
 
 /**
- * Stripe's PaymentIntent in our words (DESIGN §12). Shared by the calls, the return from
+ * Stripe's PaymentIntent in our words (decisions 0015 and 0023). Shared by the calls, the return from
  * Stripe's pages and the webhooks, so all three read a payment the same way.
  */
 

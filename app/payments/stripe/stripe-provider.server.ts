@@ -6,7 +6,7 @@ import { declineCodeOf, outcomeOfIntent, parseReusableMethodRef, type SavedStrip
 import { verifyStripeWebhook, type StripeWebhookCheck } from "./stripe-webhooks.server";
 
 /**
- * Stripe behind our payment interface (DESIGN §12), through the official SDK. The browser's
+ * Stripe behind our payment interface (decisions 0015 and 0023), through the official SDK. The browser's
  * Payment Element turns what the buyer typed into a PaymentMethod (`pm_...`) or a
  * ConfirmationToken (`ctoken_...`); the server creates a Customer and a confirmed PaymentIntent.
  *

@@ -1,5 +1,5 @@
 /**
- * The test gateway's cards (DESIGN §12): the numbers mirror Stripe's test cards. Any future expiry
+ * The test gateway's cards (docs/architecture.md, 'Test mode and live mode'): the numbers mirror Stripe's test cards. Any future expiry
  * and any three-digit CVC are accepted; any other number is refused as not a test card.
  */
 export type TestCardKind = "succeeds" | "declined" | "insufficientFunds" | "authenticateAlways" | "authenticateFirst";

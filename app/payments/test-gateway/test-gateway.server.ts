@@ -6,7 +6,7 @@ import type { ChargeSavedMethodInput, PaymentOutcome, PaymentProvider, RefundInp
 import { cardDigits, testCardKind, type TestCardKind } from "./test-cards";
 
 /**
- * Our own payment provider for test mode (DESIGN §12): it keeps a ledger of its own, as a real
+ * Our own payment provider for test mode (decision 0013): it keeps a ledger of its own, as a real
  * provider does on its side, and shows its own authentication and bank pages. Never used live.
  */
 
