@@ -1,7 +1,6 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
-import type { ModalSection } from "./legal-texts";
+import type { ModalSection, OpenModal } from "./legal-texts";
 
-export type OpenModal = (section: ModalSection) => void;
 const InfoModalContext = createContext<OpenModal>(() => undefined);
 
 /** Opens the information modal at a section; available anywhere below the root. */

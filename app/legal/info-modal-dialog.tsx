@@ -4,8 +4,7 @@ import { StoreImage } from "../image/store-image";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import { isLandingRoute } from "./footer-rules";
-import type { OpenModal } from "./info-modal-context";
-import { legalSections, legalTextsPath, type LegalTexts, type ModalSection } from "./legal-texts";
+import { legalSections, legalTextsPath, type LegalTexts, type ModalSection, type OpenModal } from "./legal-texts";
 
 // Fetched once per locale and page life; a failed fetch is not cached, so "Try again" refetches.
 const textsCache = new Map<string, Promise<LegalTexts>>();

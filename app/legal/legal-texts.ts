@@ -10,6 +10,8 @@ export const modalSections = [
   "cancelOffer",
 ] as const;
 export type ModalSection = (typeof modalSections)[number];
+/** Opens the information modal on a section (the footer's links, and the modal's own tabs). */
+export type OpenModal = (section: ModalSection) => void;
 
 /** The sections that link to one another inside the modal. */
 export const legalSections = ["privacy", "termsOfService", "delivery", "refund", "contact"] as const satisfies readonly ModalSection[];
