@@ -3,8 +3,10 @@ import { useLocation } from "react-router";
 import { useRouteName } from "../funnel/route-name";
 import { afterPageLoad } from "../platform/idle";
 import { fetchRuntimeSettings } from "../platform/runtime-settings";
-import { readConsent, storeConsent } from "./consent-store";
-import { loadTagManager, pushConsentDefaults, pushConsentUpdate, pushContentView, type ConsentChoice } from "./data-layer";
+import type { ConsentChoice } from "./data-layer";
+import type * as TagManagerModule from "./tag-manager";
+
+type TagManager = typeof TagManagerModule;
 
 interface AnalyticsControls {
   /** Whether a tag manager is configured, so there is something to consent to. */
@@ -23,10 +25,12 @@ export function useAnalytics(): AnalyticsControls {
 
 /**
  * The tag manager id is a runtime setting, read once the page has loaded (prerendered pages do
- * not carry it). Without one there is no tag manager, no data layer and no consent banner at all.
+ * not carry it). Without one there is no tag manager, no data layer and no consent banner at all;
+ * with one, the consent and data-layer code is loaded then, not with the page.
  */
 export function AnalyticsProvider({ children }: { children: ReactNode }) {
-  const [gtmId, setGtmId] = useState<string | null>(null);
+  const [tagManager, setTagManager] = useState<{ id: string; tags: TagManager } | null>(null);
+  const gtmId = tagManager?.id ?? null;
   const [choice, setChoice] = useState<ConsentChoice | null>(null);
   const [bannerOpen, setBannerOpen] = useState(false);
   const { pathname, search } = useLocation();
@@ -36,16 +40,18 @@ export function AnalyticsProvider({ children }: { children: ReactNode }) {
     let current = true;
     const cancel = afterPageLoad(() => {
       fetchRuntimeSettings()
-        .then(({ gtmId: id }) => {
+        .then(async ({ gtmId: id }) => {
           if (!current || !id) return;
+          const tags = await import("./tag-manager");
+          if (!current) return;
           // Consent defaults go first, before any tag; a remembered choice applies at once.
-          pushConsentDefaults();
-          const remembered = readConsent();
-          if (remembered) pushConsentUpdate(remembered);
-          if (remembered === "granted") loadTagManager(id);
+          tags.pushConsentDefaults();
+          const remembered = tags.readConsent();
+          if (remembered) tags.pushConsentUpdate(remembered);
+          if (remembered === "granted") tags.loadTagManager(id);
           setChoice(remembered);
           setBannerOpen(remembered === null);
-          setGtmId(id);
+          setTagManager({ id, tags });
         })
         .catch(() => undefined);
     });
@@ -56,18 +62,20 @@ export function AnalyticsProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    if (gtmId) pushContentView(pathname, search, routeName);
-  }, [gtmId, pathname, search, routeName]);
+    tagManager?.tags.pushContentView(pathname, search, routeName);
+  }, [tagManager, pathname, search, routeName]);
 
   const decide = useCallback(
     (next: ConsentChoice) => {
-      storeConsent(next);
+      if (!tagManager) return;
+      const { id, tags } = tagManager;
+      tags.storeConsent(next);
       setChoice(next);
       setBannerOpen(false);
-      pushConsentUpdate(next);
-      if (next === "granted" && gtmId) loadTagManager(gtmId);
+      tags.pushConsentUpdate(next);
+      if (next === "granted") tags.loadTagManager(id);
     },
-    [gtmId],
+    [tagManager],
   );
 
   const controls = useMemo(() => ({ enabled: gtmId !== null, openConsentSettings: () => setBannerOpen(true) }), [gtmId]);

@@ -1,4 +1,4 @@
-import { GuaranteeNote } from "../offer/offer-sections";
+import { GuaranteeNote } from "../offer/guarantee-note";
 import { SupplementParticulars } from "../offer/supplement-particulars";
 import { NextStepLink } from "../chrome/next-step-link";
 import { PaymentMethods } from "../chrome/payment-and-delivery";

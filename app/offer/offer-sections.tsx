@@ -1,5 +1,6 @@
-import type { ReactNode } from "react";
 import type { ProductText } from "../funnel/content-schema";
+import { ProductReviewsSlot } from "../reviews/product-reviews-slot";
+import { GuaranteeNote } from "./guarantee-note";
 import { SupplementParticulars } from "./supplement-particulars";
 
 export interface OfferSectionTitles {
@@ -12,22 +13,12 @@ export interface OfferSectionTitles {
   guaranteeText: string;
 }
 
-/** The 60-day guarantee and withdrawal right, as offer and thank-you pages state them. */
-export function GuaranteeNote({ title, text }: { title: string; text: string }) {
-  return (
-    <section aria-labelledby="guarantee-title" className="offer-sections__guarantee">
-      <h2 id="guarantee-title">{title}</h2>
-      <p>{text}</p>
-    </section>
-  );
-}
-
 /**
  * What an offer page says about its product, all from content: benefits (authorised claims
  * only), how to use it, ingredients and the mandatory food-supplement particulars (shown before
  * purchase), the published reviews of verified buyers (when there are any), FAQ and the guarantee.
  */
-export function OfferSections({ product, titles, reviews }: { product: ProductText; titles: OfferSectionTitles; reviews?: ReactNode }) {
+export function OfferSections({ product, titles, reviewsFor }: { product: ProductText; titles: OfferSectionTitles; reviewsFor?: string }) {
   const particulars = product.particulars;
   return (
     <div className="offer-sections">
@@ -57,7 +48,7 @@ export function OfferSections({ product, titles, reviews }: { product: ProductTe
           </>
         ) : null}
       </section>
-      {reviews}
+      {reviewsFor ? <ProductReviewsSlot productId={reviewsFor} /> : null}
       <section aria-labelledby="faq-title">
         <h2 id="faq-title">{titles.faqTitle}</h2>
         {product.faq.map((item) => (

@@ -1,3 +1,4 @@
+import { memo } from "react";
 import { CheckoutLink } from "../funnel/checkout-link";
 import { StoreImage } from "../image/store-image";
 import { Money, Percent } from "../market/money-text";
@@ -7,7 +8,12 @@ import { useOfferNow } from "../catalog/page-offer";
 import { formatDate } from "../market/date-time";
 import { useStorefront } from "../market/storefront-context";
 
-function BundleCard({ line }: { line: OfferLine }) {
+/**
+ * A card renders again only when its line changes. Right after hydration the offer is re-priced
+ * at the browser's clock; a line whose price still holds is the same object (`lineAt`), so the
+ * cards are not formatted a second time inside that update's synchronous render.
+ */
+const BundleCard = memo(function BundleCard({ line }: { line: OfferLine }) {
   const t = useTranslate();
   const { market } = useStorefront();
   const headingId = `bundle-${line.bundleId}`;
@@ -41,7 +47,7 @@ function BundleCard({ line }: { line: OfferLine }) {
       <CheckoutLink bundleId={line.bundleId} label={t("products.choose")} describedBy={headingId} />
     </li>
   );
-}
+});
 
 /** The offer's bundles in display order; the order-now button scrolls here. */
 export function ProductsSection({ offer: priced }: { offer: OfferView }) {

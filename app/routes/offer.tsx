@@ -8,7 +8,6 @@ import { PageIntro } from "../chrome/page-intro";
 import { StoreImage } from "../image/store-image";
 import { DocumentMeta } from "../market/document-meta";
 import { deferredComponent } from "../platform/deferred-component";
-import { ProductReviewsSlot } from "../reviews/product-reviews-slot";
 
 // The product's texts fill the lower half of the page, below the bundles: their code loads next
 // to hydration instead of before it, and the server's HTML stays in place meanwhile.
@@ -44,7 +43,7 @@ export default function OfferPage() {
         <OrderNowButton navigate={false} label={advertorial.cta} />
         <ProductsSection offer={offer} />
         <Suspense fallback={null}>
-          <OfferSections product={product} titles={sections} reviews={<ProductReviewsSlot productId={productId} />} />
+          <OfferSections product={product} titles={sections} reviewsFor={productId} />
         </Suspense>
       </article>
     );
@@ -60,7 +59,7 @@ export default function OfferPage() {
       </div>
       <ProductsSection offer={offer} />
       <Suspense fallback={null}>
-        <OfferSections product={product} titles={sections} reviews={<ProductReviewsSlot productId={productId} />} />
+        <OfferSections product={product} titles={sections} reviewsFor={productId} />
       </Suspense>
       {exitIntent ? (
         <Suspense fallback={null}>

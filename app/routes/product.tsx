@@ -13,7 +13,6 @@ import { dispatchRuleFor } from "../orders/commerce-content.server";
 import { useTranslate } from "../market/translate";
 import { DocumentMeta } from "../market/document-meta";
 import { deferredComponent } from "../platform/deferred-component";
-import { ProductReviewsSlot } from "../reviews/product-reviews-slot";
 
 // The product's texts fill the lower half of the page: their code loads next to hydration
 // instead of before it, and the server's HTML stays in place meanwhile.
@@ -60,7 +59,7 @@ export default function ProductPage() {
       </section>
       {offer ? <ProductsSection offer={offer} /> : null}
       <Suspense fallback={null}>
-        <OfferSections product={product} titles={sections} reviews={<ProductReviewsSlot productId={productId} />} />
+        <OfferSections product={product} titles={sections} reviewsFor={productId} />
       </Suspense>
     </>
   );

@@ -1,8 +1,8 @@
+import { Suspense } from "react";
 import { useLoaderData } from "react-router";
 import type { Route } from "./+types/summary";
 import { offerForRoute } from "../catalog/catalog.server";
 import { loadPageOffer } from "../offer/offer-loader.server";
-import { ProductsSection } from "../offer/products-section";
 import { OrderNowButton } from "../chrome/order-now-button";
 import { PageIntro } from "../chrome/page-intro";
 import { useCarriedSearch } from "../funnel/carried-search";
@@ -11,6 +11,11 @@ import { summaryOfferRoute, summarySources } from "../funnel/order-target";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { SummaryResult, type OfferedProduct } from "../funnel/quiz/summary-result";
 import { storefrontStateContext } from "../market/request-context";
+import { deferredComponent } from "../platform/deferred-component";
+
+// Only summarypop shows the bundles, and only at `step=bundle`: the cards' code (and the image
+// component's) is loaded there, not with every summary page.
+const ProductsSection = deferredComponent(() => import("../offer/products-section").then((module) => module.ProductsSection));
 
 /**
  * The product each `src` leads to (the order-now button's target offer), so that the result
@@ -52,7 +57,11 @@ export default function SummaryPage() {
         <SummaryResult texts={texts} offered={offered} />
         <OrderNowButton />
       </PageIntro>
-      {offer && step === "bundle" ? <ProductsSection offer={offer} /> : null}
+      {offer && step === "bundle" ? (
+        <Suspense fallback={null}>
+          <ProductsSection offer={offer} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { data, useLoaderData } from "react-router";
 import type { Route } from "./+types/thank-you";
-import { GuaranteeNote } from "../offer/offer-sections";
+import { GuaranteeNote } from "../offer/guarantee-note";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
 import { OrderSummary } from "../checkout/order-summary";
 import { TestModeNotice } from "../checkout/test-mode-notice";

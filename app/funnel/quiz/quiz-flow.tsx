@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState, type FormEvent } from "react";
+import { memo, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { sessionStore } from "../../platform/browser-storage";
 import { useLocation } from "react-router";
 import { useTranslate } from "../../market/translate";
@@ -34,7 +34,12 @@ function initialValues(question: QuizQuestionView, answer: Answer | undefined, s
   return typeof answer === "number" ? fromMetric(question.measure, system, answer) : numberFields(question.measure, system).map(() => "");
 }
 
-function QuizSteps({ quiz, initial }: { quiz: QuizView; initial: QuizProgress }) {
+/**
+ * Renders again only on its own state or new props: right after hydration `QuizFlow` renders once
+ * more (synchronously, to look for stored progress), and a visitor with nothing stored keeps the
+ * same question without the form being rendered a second time in that task.
+ */
+const QuizSteps = memo(function QuizSteps({ quiz, initial }: { quiz: QuizView; initial: QuizProgress }) {
   const t = useTranslate();
   const navigateTo = useNavigateTo();
   const { search } = useLocation();
@@ -170,7 +175,7 @@ function QuizSteps({ quiz, initial }: { quiz: QuizView; initial: QuizProgress })
       </div>
     </form>
   );
-}
+});
 
 const fresh: QuizProgress = { answers: {}, step: 0 };
 
