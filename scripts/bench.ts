@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: builds, serves and measures each page type against the performance budget
- * (docs/decisions/0042-what-waits-for-the-page.md, "The budget"): first-load compressed
+ * (docs/decisions/0043-what-waits-for-the-page.md, "The budget"): first-load compressed
  * JavaScript and the document's Brotli size, Lighthouse 12 (mobile preset, median of three runs)
  * with total bytes, LCP, TBT and CLS; load on loopback as browsers ask (`Accept-Encoding: gzip,
  * br`) at 10 and 50 connections for a prerendered page (also uncompressed, for the ratio), geo
@@ -223,7 +223,7 @@ try {
       "lighthouseError" in page && `${page.type}: not measured (${page.lighthouseError})`,
     ].filter(Boolean);
   });
-  console.log(misses.length === 0 ? "Every budget holds (docs/decisions/0042-what-waits-for-the-page.md)." : `Budget missed:\n  ${misses.join("\n  ")}`);
+  console.log(misses.length === 0 ? "Every budget holds (docs/decisions/0043-what-waits-for-the-page.md)." : `Budget missed:\n  ${misses.join("\n  ")}`);
   mkdirSync(join(root, "bench-results"), { recursive: true });
   const written = { ...result, ratios: loadTest ? loadRatios(loadTest.load) : null, misses };
   if (previous) {
