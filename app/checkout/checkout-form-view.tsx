@@ -88,7 +88,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
       });
   }, [nextAction, navigate]);
   // The Payment Element is introduced as the card method it mostly is; the rest by their names.
-  const methodName = (id: CheckoutMethodId) => texts.methods[id === "stripe" ? "card" : id];
+  const methodName = (id: CheckoutMethodId) => texts.methods[(id === "stripe" ? "card" : id) as keyof typeof texts.methods];
   const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);
 
   const check = (event: FormEvent<HTMLFormElement>) => {
