@@ -269,9 +269,9 @@ export async function returnFromProvider({ request, params }: { request: Request
   if (new URL(request.url).searchParams.has("cancelled") && outcome?.status === "requires_action") {
     applied = { ...(await applyPaymentOutcome(db, payment.id, { status: "declined", providerRef: outcome.providerRef, code: "cancelled" })), outcome };
   }
-  // The provider needs the buyer once more after they approved (PayPal answered the capture
-  // PAYER_ACTION_REQUIRED or asked for another funding source): straight back to its page.
-  // A challenge left unfinished in our page (use_stripe_sdk) leads back to the form; paying again supersedes it.
+  // The provider needs the buyer once more after they approved (its capture answered that the payer
+  // must act, or asked for another funding source): straight back to its page. A challenge left
+  // unfinished in our page leads back to the form; paying again supersedes it.
   if (outcome?.status === "requires_action" && outcome.actionUrl !== undefined && applied.payment.status === "requires_action") throw redirect(outcome.actionUrl);
   const page = new URL(payment.returnPath, "http://store");
   const back = `${page.pathname}${page.search}`;
@@ -281,7 +281,7 @@ export async function returnFromProvider({ request, params }: { request: Request
   if (payment.upsellLine) throw redirect(movesOn ? nextPagePath(page.pathname, page.search) : back);
   const locale = /^\/checkout\/([^/]+)$/.exec(page.pathname)?.[1];
   if (applied.order?.status === "paid") throw redirect(nextStepPath(page, locale));
-  // The provider holds the payment (a PayPal capture PENDING): not an empty checkout, but the
+  // The provider holds the payment (a capture pending its review): not an empty checkout, but the
   // thank-you page saying the payment is being confirmed, as after a SEPA debit.
   if (applied.payment.status === "processing") throw redirect(thankYouPath(nextStepPath(page, locale), locale));
   throw redirect(back);
