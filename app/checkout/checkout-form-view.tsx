@@ -7,7 +7,7 @@ import { useTranslate } from "../market/translate";
 import type { CheckoutMethodId } from "../orders/commerce-content.server";
 import type { CommerceTexts } from "../orders/commerce-texts.server";
 import { autocompleteTokens, checkoutFields, validateCheckout, type CheckoutErrors, type ContactField } from "./checkout-form";
-import type { BrowserNextAction } from "../payments/stripe/stripe-js";
+import type { BrowserNextAction } from "../payments/provider";
 import type { StripeConfig, StripeElementHandle } from "./stripe-payment-element";
 
 // Stripe's element is loaded only when Stripe takes the payment and the buyer has chosen it.
@@ -20,7 +20,8 @@ interface CheckoutFormProps {
   country: string;
   methods: readonly CheckoutMethodId[];
   /** Stripe's publishable key and script, when Stripe takes the payment. */
-  stripe: StripeConfig | null;
+  /** What each running provider's part of the page needs, by provider id. */
+  paymentPages: Readonly<Record<string, unknown>>;
   digital: boolean;
   totalMinor: number;
   values: Record<string, string>;
@@ -46,7 +47,7 @@ const addressFields: readonly { field: ContactField; type?: string; optional?: b
  * Contact, delivery address and payment in one form, ending with the one button that commits the
  * buyer to pay, with the total (decision 0042). The card fields are the test gateway's element.
  */
-export function CheckoutForm({ texts, token, bundleId, country, methods, stripe, digital, totalMinor, values, errors: serverErrors, message, nextAction }: CheckoutFormProps) {
+export function CheckoutForm({ texts, token, bundleId, country, methods, paymentPages, digital, totalMinor, values, errors: serverErrors, message, nextAction }: CheckoutFormProps) {
   const t = useTranslate();
   const { market, countryName } = useStorefront();
   const navigation = useNavigation();
@@ -63,6 +64,8 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
   const [cardRetyped, setCardRetyped] = useState(false);
   const errors = clientErrors ?? serverErrors;
   const form = useRef<HTMLFormElement>(null);
+  // Stripe's part of the page stays named here until the page's provider parts are components of their own.
+  const stripe = (paymentPages.stripe ?? null) as StripeConfig | null;
   const stripeToken = useRef<HTMLInputElement>(null);
   const stripeElement = useRef<StripeElementHandle>(null);
   // A refused payment comes back with every field kept but the card, as a provider's element does.
@@ -85,7 +88,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, stripe,
       });
   }, [nextAction, navigate]);
   // The Payment Element is introduced as the card method it mostly is; the rest by their names.
-  const methodName = (id: CheckoutMethodId) => texts.methods[id === "stripe" ? "card" : id];
+  const methodName = (id: CheckoutMethodId) => texts.methods[(id === "stripe" ? "card" : id) as keyof typeof texts.methods];
   const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);
 
   const check = (event: FormEvent<HTMLFormElement>) => {

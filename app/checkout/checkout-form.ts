@@ -1,5 +1,5 @@
 import { emailPattern } from "../forms/validation";
-import { cardFieldProblems } from "../payments/test-gateway/test-cards";
+import { checkoutPartOf, providerFields, singleUseFields } from "../payments/checkout-parts";
 import { normalizePostalCode } from "./postal-codes";
 
 /**
@@ -9,10 +9,11 @@ import { normalizePostalCode } from "./postal-codes";
 export const contactFields = ["email", "givenName", "familyName", "addressLine1", "addressLine2", "postalCode", "city", "country", "phone"] as const;
 export type ContactField = (typeof contactFields)[number];
 
-export const cardFields = ["cardNumber", "cardExpiry", "cardCvc"] as const;
-export type CardField = (typeof cardFields)[number];
+/** Card fields typed into the form itself (the test gateway's), which the view labels and completes. */
+export type CardField = "cardNumber" | "cardExpiry" | "cardCvc";
 
-export const checkoutFields = [...contactFields, "method", "digitalConsent", ...cardFields, "stripeToken", "token", "bundle", "quotedTotal"] as const;
+/** The form's fields: the buyer's, then each payment provider's own (`payments/checkout-parts.ts`), then the page's. */
+export const checkoutFields: readonly string[] = [...contactFields, "method", "digitalConsent", ...providerFields, "token", "bundle", "quotedTotal"];
 export type CheckoutErrorField = ContactField | CardField | "method" | "digitalConsent";
 export type CheckoutErrors = Partial<Record<CheckoutErrorField, true>>;
 
@@ -61,20 +62,12 @@ export function validateCheckout(values: Readonly<Record<string, string>>, rules
   if (phone !== "" && !/^\+?[\d\s()./-]{6,30}$/.test(phone)) errors.phone = true;
   if (!rules.methods.includes(values.method ?? "")) errors.method = true;
   if (rules.digital && values.digitalConsent !== "yes") errors.digitalConsent = true;
-  // The Payment Element's ConfirmationToken, made in the browser just before sending.
-  if (values.method === "stripe" && !/^(ctoken|pm)_\w+$/.test(values.stripeToken ?? "")) errors.method = true;
-  if (values.method === "card") {
-    const problems = cardFieldProblems({ number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" }, rules.today);
-    if (problems.includes("number")) errors.cardNumber = true;
-    if (problems.includes("expiry")) errors.cardExpiry = true;
-    if (problems.includes("cvc")) errors.cardCvc = true;
-  }
+  // The chosen method's provider checks its own fields (a card's, a one-time token made in the browser).
+  for (const field of checkoutPartOf(values.method ?? "")?.problems(values, rules.today) ?? []) errors[field as CheckoutErrorField] = true;
   return errors;
 }
 
-const singleUseFields: readonly string[] = [...cardFields, "stripeToken"];
-
-/** What is kept when the form comes back with an error: everything but the card (and its one-time token). */
+/** What is kept when the form comes back with an error: everything but what a provider's fields sent once (a card, a one-time token). */
 export function keptValues(values: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).filter(([field]) => !singleUseFields.includes(field)));
 }

@@ -12,8 +12,8 @@ import { readFormBody } from "../forms/form-body.server";
 import { quoteCheckout, type Quote } from "../orders/quote.server";
 import { paymentSetupOf } from "../payments/payment-setup";
 import type { DeclineCode } from "../payments/provider";
-import type { BrowserNextAction } from "../payments/stripe/stripe-js";
-import { stripeBrowserSettings } from "../payments/stripe/stripe-settings";
+import { checkoutPartOf, checkoutParts } from "../payments/checkout-parts";
+import type { BrowserNextAction } from "../payments/provider";
 import { store } from "../store/store.server";
 import { nextPagePath } from "../upsells/upsell-page.server";
 import { browserCookie, browserIdOf, checkCheckoutToken, newBrowserId, newCheckoutToken } from "./checkout-token.server";
@@ -35,7 +35,7 @@ export interface CheckoutActionData {
   token: string;
   /** A message for the whole form: a decline, an expired page. */
   message: string | null;
-  /** A 3-D Secure challenge for Stripe.js to finish in this page, then the return path that asks the server how it ended. */
+  /** A 3-D Secure challenge for the provider's script to finish in this page, then the return path that asks the server how it ended. */
   nextAction?: BrowserNextAction;
 }
 
@@ -76,8 +76,8 @@ export async function loadCheckout({ request, context }: RouteArgs) {
     testMode: settings.storeMode === "test",
     country: deliveryCountry(market),
     methods: paymentMethodsFor(market, paymentSetupOf(providers.keys())),
-    // Only the publishable key and where Stripe.js comes from reach the page.
-    stripe: stripeBrowserSettings(settings.providers.stripe, providers.has("stripe")),
+    // What each running provider's part of the page needs, by provider id: never a secret.
+    paymentPages: paymentPageSettings(settings.providers, providers),
   };
   // Nothing chosen yet is an ordinary visit; an unknown or retired bundle is a dead link.
   if (!bundleId) return { ...base, unavailable: true as const, notice: texts.checkout.nothingChosen };
@@ -106,6 +106,10 @@ export async function loadCheckout({ request, context }: RouteArgs) {
     },
     { headers: { "Set-Cookie": browser.cookie } },
   );
+}
+
+function paymentPageSettings(settings: Readonly<Record<string, unknown>>, running: ReadonlyMap<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(checkoutParts.flatMap((part) => (part.pageSettings && running.has(part.provider) ? [[part.provider, part.pageSettings(settings[part.provider])]] : [])));
 }
 
 /** The browser's id from its cookie, or a new one, and the cookie to (re)set for as long as a token lives. */
@@ -211,8 +215,8 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       amountMinor: placed.payment.amountMinor,
       currency: placed.payment.currency,
       method,
-      // Stripe's Payment Element sends a ConfirmationToken; the test gateway's fields sit in our form.
-      details: method === "stripe" ? { paymentMethod: values.stripeToken ?? "" } : { number: values.cardNumber ?? "", expiry: values.cardExpiry ?? "", cvc: values.cardCvc ?? "" },
+      // The method's provider reads its own fields (a token its element made, card fields in our form).
+      details: checkoutPartOf(method)?.details(values) ?? {},
       saveMethod: isReusableMethod(method),
       returnUrl: returnPath,
     },
@@ -265,9 +269,9 @@ export async function returnFromProvider({ request, params }: { request: Request
   if (new URL(request.url).searchParams.has("cancelled") && outcome?.status === "requires_action") {
     applied = { ...(await applyPaymentOutcome(db, payment.id, { status: "declined", providerRef: outcome.providerRef, code: "cancelled" })), outcome };
   }
-  // The provider needs the buyer once more after they approved (PayPal answered the capture
-  // PAYER_ACTION_REQUIRED or asked for another funding source): straight back to its page.
-  // A challenge left unfinished in our page (use_stripe_sdk) leads back to the form; paying again supersedes it.
+  // The provider needs the buyer once more after they approved (its capture answered that the payer
+  // must act, or asked for another funding source): straight back to its page. A challenge left
+  // unfinished in our page leads back to the form; paying again supersedes it.
   if (outcome?.status === "requires_action" && outcome.actionUrl !== undefined && applied.payment.status === "requires_action") throw redirect(outcome.actionUrl);
   const page = new URL(payment.returnPath, "http://store");
   const back = `${page.pathname}${page.search}`;
@@ -277,7 +281,7 @@ export async function returnFromProvider({ request, params }: { request: Request
   if (payment.upsellLine) throw redirect(movesOn ? nextPagePath(page.pathname, page.search) : back);
   const locale = /^\/checkout\/([^/]+)$/.exec(page.pathname)?.[1];
   if (applied.order?.status === "paid") throw redirect(nextStepPath(page, locale));
-  // The provider holds the payment (a PayPal capture PENDING): not an empty checkout, but the
+  // The provider holds the payment (a capture pending its review): not an empty checkout, but the
   // thank-you page saying the payment is being confirmed, as after a SEPA debit.
   if (applied.payment.status === "processing") throw redirect(thankYouPath(nextStepPath(page, locale), locale));
   throw redirect(back);

@@ -7,6 +7,7 @@ import { parseContent } from "../platform/content-file";
 import { currentPrice } from "../catalog/savings";
 import type { DispatchRule } from "../market/dispatch";
 import { markets, type CountryCode, type Market } from "../market/markets";
+import { checkoutPartOf, offeredCheckoutMethods } from "../payments/checkout-parts";
 import { testGatewayId, type PaymentSetup } from "../payments/payment-setup";
 
 /** VAT rates, delivery costs and payment methods: content data, each file under `content/commerce/` naming its sources. */
@@ -54,13 +55,15 @@ export type PaymentMethodId = (typeof paymentMethodIds)[number];
 export const liveMethodIds = ["card", "paypal", "bancontact", "eps", "swish", "mobilepay", "twint", "klarna"] as const;
 export type LiveMethodId = (typeof liveMethodIds)[number];
 
+/** A provider's id: that it names a provider the store has is checked beside the composition's list (`composition/payment-providers.server.test.ts`). */
+const providerId = z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a payment provider's id");
 const reason = z.string().min(20, "must say why the method can or cannot be charged again");
 export const methodsFileSchema = z
   .object({
     sources: z.array(z.string().url()).min(1),
     testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean(), why: reason }).strict()]))).strict(),
     methods: z
-      .object(Object.fromEntries(liveMethodIds.map((m) => [m, z.object({ provider: z.enum(["stripe", "paypal"]), reusable: z.boolean(), why: reason }).strict()])))
+      .object(Object.fromEntries(liveMethodIds.map((m) => [m, z.object({ provider: providerId, reusable: z.boolean(), why: reason }).strict()])))
       .strict(),
     markets: z
       .object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.enum(liveMethodIds)).min(1)])))
@@ -79,7 +82,7 @@ const delivery = parseContent("content/commerce/delivery.json", deliveryFileSche
 };
 const methods = parseContent("content/commerce/payment-methods.json", methodsFileSchema, methodsFile) as unknown as {
   testGateway: Record<PaymentMethodId, { reusable: boolean }>;
-  methods: Record<LiveMethodId, { provider: "stripe" | "paypal"; reusable: boolean; why: string }>;
+  methods: Record<LiveMethodId, { provider: string; reusable: boolean; why: string }>;
   markets: Record<CountryCode, LiveMethodId[]>;
 };
 
@@ -105,45 +108,29 @@ export function standardDeliveryMinor(market: Market): number {
   return delivery.markets[market.country].standardMinor;
 }
 
-/** Methods the buyer approves on their own page for each payment, taken through Stripe. */
-export type StripeRedirectMethodId = "swish" | "mobilepay" | "twint" | "eps" | "klarna";
-
 /**
- * What the checkout takes: Stripe's Payment Element (`stripe`, reusable methods) and the market's
- * methods approved on their own page, where Stripe is configured, else the test gateway's methods;
- * and PayPal where it is configured.
+ * A method the checkout's form offers: the test gateway's (`card`, `bank`), a market's method, or
+ * one a provider's part of the checkout adds (such as its own element's).
  */
-export type CheckoutMethodId = PaymentMethodId | "stripe" | "paypal" | StripeRedirectMethodId;
+export type CheckoutMethodId = string;
 
-/** The methods the checkout offers in a market, given the providers the store has (none in live mode is the test gateway). */
+/** The methods the checkout offers in a market, given the providers the store has: each provider's part says which are its own (`payments/checkout-parts.ts`). */
 export function paymentMethodsFor(market: Market, setup: PaymentSetup): readonly CheckoutMethodId[] {
-  const live = methods.markets[market.country];
-  const offersPayPal = setup.has("paypal") && live.includes("paypal");
-  const stripeRedirects = live.filter((id) => methods.methods[id].provider === "stripe" && !methods.methods[id].reusable) as StripeRedirectMethodId[];
-  const own: readonly CheckoutMethodId[] = setup.has("stripe") ? ["stripe", ...stripeRedirects] : setup.has(testGatewayId) ? paymentMethodIds : [];
-  return offersPayPal ? [...own, "paypal"] : own;
+  return offeredCheckoutMethods({ methods: methods.markets[market.country], content: methods.methods, running: setup });
 }
 
 /**
- * The Stripe payment method types a market's checkout offers with Stripe configured: those inside
- * the Payment Element (card, and the ones that can be saved, such as Bancontact) and the redirects.
- */
-export function stripeMethodTypesFor(market: Market): readonly string[] {
-  return methods.markets[market.country].filter((id) => methods.methods[id].provider === "stripe");
-}
-
-/**
- * Whether a method can be charged again without the buyer (one-click upsells). The Payment
- * Element is set up for future off-session use, so it only offers methods that can be.
+ * Whether a method can be charged again without the buyer (one-click upsells): the content says,
+ * unless the provider's part always saves its own methods.
  */
 export function isReusableMethod(method: CheckoutMethodId): boolean {
-  if (method === "stripe") return true;
-  if (method === "card" || method === "bank") return methods.testGateway[method].reusable;
-  return methods.methods[method].reusable;
+  const part = checkoutPartOf(method);
+  if (part?.provider === testGatewayId) return methods.testGateway[method as PaymentMethodId].reusable;
+  if (part?.savesMethods) return true;
+  return methods.methods[method as LiveMethodId]?.reusable ?? false;
 }
 
-/** The provider that takes a checkout method. */
-export function providerOfMethod(method: CheckoutMethodId): "test" | "stripe" | "paypal" {
-  if (method === "card" || method === "bank") return "test";
-  return method === "paypal" ? "paypal" : "stripe";
+/** The provider that takes a checkout method: the part whose method it is, else the one the content names. */
+export function providerOfMethod(method: CheckoutMethodId): string {
+  return checkoutPartOf(method)?.provider ?? methods.methods[method as LiveMethodId]?.provider ?? "";
 }

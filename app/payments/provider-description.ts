@@ -8,7 +8,8 @@ import type { ProviderSettingsFragment } from "./provider-settings";
  * A payment provider as the rest of the store knows it: everything the store needs of it, said by
  * the provider's own folder, so that the composition lists providers and nothing else names one
  * (docs/decisions/0037-providers-describe-themselves.md). Adding a provider is a folder under
- * `payments/` that exports one of these, and a line in `composition/payment-providers.server.ts`.
+ * `payments/` that exports one of these and its part of the checkout (`checkout-part.ts`), a line in
+ * `composition/payment-providers.server.ts` and one in `checkout-parts.ts`.
  */
 export interface ProviderDescription<Settings = unknown> {
   /** The id the store keeps with each payment (`payments.provider`), and the market methods' `provider`. */

@@ -132,3 +132,13 @@ export interface PaymentProvider {
   /** Checks a webhook's signature against the raw body and says what it means; throws WebhookRejected. */
   verifyWebhook?(headers: Headers, rawBody: string): Promise<VerifiedWebhook>;
 }
+
+/**
+ * What a page needs to finish a payment's next action in the page (Stripe's `use_stripe_sdk`): the intent's client secret, sent only
+ * in the answer to the buyer's own form (never in a URL, a log or the database), and the return
+ * path that asks the server how the payment ended (docs/decisions/0030-payment-attempts.md).
+ */
+export interface BrowserNextAction {
+  clientSecret: string;
+  returnPath: string;
+}

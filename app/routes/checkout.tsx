@@ -59,7 +59,7 @@ export default function CheckoutPage() {
           bundleId={page.bundleId}
           country={page.country}
           methods={page.methods}
-          stripe={page.stripe}
+          paymentPages={page.paymentPages}
           digital={quote.lines.some((line) => line.kind === "digital")}
           totalMinor={quote.totals.totalMinor}
           values={result?.values ?? page.values}

@@ -28,15 +28,7 @@ export interface StripeConfig {
   jsUrl: string;
 }
 
-/**
- * What a page needs to finish a `use_stripe_sdk` next action: the intent's client secret, sent only
- * in the answer to the buyer's own form (never in a URL, a log or the database), and the return
- * path that asks the server how the payment ended (docs/decisions/0030-payment-attempts.md).
- */
-export interface BrowserNextAction {
-  clientSecret: string;
-  returnPath: string;
-}
+export type { BrowserNextAction } from "../provider";
 
 let loading: Promise<void> | undefined;
 

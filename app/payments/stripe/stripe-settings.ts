@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { urlVariable } from "../../platform/settings-variable";
 import { requireProviderOrigin, type ProviderSettingsFragment } from "../provider-settings";
+import { stripePageSettings } from "./stripe-checkout";
 import type { StripeConfig } from "./stripe-js";
 import { stripeOrigins } from "./stripe-provider.server";
 
@@ -56,9 +57,7 @@ export function stripeContentSecurity(settings: StripeSettings): { script: strin
   };
 }
 
-/** What a page may know of Stripe's settings: the publishable key and where Stripe.js comes from, never a secret. */
+/** What a page may know of Stripe's settings while Stripe is running (`stripePageSettings`). */
 export function stripeBrowserSettings(settings: unknown, running: boolean): StripeConfig | null {
-  if (!settings || !running) return null;
-  const { publishableKey, jsUrl } = settings as StripeSettings;
-  return { publishableKey, jsUrl };
+  return running ? stripePageSettings(settings) : null;
 }

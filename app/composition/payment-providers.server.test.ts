@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import methodsFile from "../../content/commerce/payment-methods.json";
+import { markets } from "../market/markets";
+import { paymentMethodsFor, providerOfMethod } from "../orders/commerce-content.server";
+import { checkoutParts } from "../payments/checkout-parts";
+import { paymentSetupOf, testGatewayId } from "../payments/payment-setup";
+import { paymentProviders } from "./payment-providers.server";
+
+const providerIds = new Set([testGatewayId, ...paymentProviders.map((provider) => provider.id)]);
+
+describe("the payment providers the store is composed of", () => {
+  it("take every method the content names a provider for", () => {
+    for (const [method, { provider }] of Object.entries(methodsFile.methods)) expect(providerIds, `${method}'s provider`).toContain(provider);
+  });
+
+  it("each have at most one part of the checkout, and every part is a provider's", () => {
+    const owners = checkoutParts.map((part) => part.provider);
+    expect(new Set(owners).size).toBe(owners.length);
+    for (const owner of owners) expect(providerIds).toContain(owner);
+  });
+
+  it("take each method the checkout offers through the provider the method names", () => {
+    const everyProvider = paymentSetupOf(providerIds);
+    for (const market of markets) {
+      for (const method of paymentMethodsFor(market, everyProvider)) expect(everyProvider).toContain(providerOfMethod(method));
+    }
+  });
+});
