@@ -14,6 +14,8 @@ const layers = [
   ["forms"],
   ["payments"],
   ["mail"],
+  // Discount codes: their terms, who may redeem them.
+  ["codes"],
   ["orders"],
   // Reviews and operators' accounts name orders and their lines in their tables.
   ["reviews"],

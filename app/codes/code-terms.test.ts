@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { customerKey, discountOf, normalizeCode, refusalOf, type CodeTerms, type RedemptionContext } from "./code-terms";
+
+const terms = (overrides: Partial<CodeTerms> = {}): CodeTerms => ({
+  code: "SPRING15",
+  reduction: { kind: "percent", percent: 15 },
+  minimumMinor: {},
+  countries: [],
+  validFrom: null,
+  validUntil: null,
+  maxRedemptions: null,
+  oncePerCustomer: true,
+  firstOrderOnly: false,
+  active: true,
+  ...overrides,
+});
+
+const context = (overrides: Partial<RedemptionContext> = {}): RedemptionContext => ({
+  country: "DE",
+  currency: "EUR",
+  linesMinor: 8970,
+  now: new Date("2026-11-27T12:00:00Z"),
+  redemptionsTaken: 0,
+  usedByBuyer: false,
+  buyerHasPaidOrder: false,
+  ...overrides,
+});
+
+describe("normalizeCode", () => {
+  it.each<[string, string | null]>([
+    ["welcome10", "WELCOME10"],
+    ["  Spring 15 ", "SPRING15"],
+    ["ab-12-cd", "AB12CD"],
+    ["", null],
+    ["ab", null],
+    ["ÉTÉ2026", null],
+    ["DROP TABLE;", null],
+    ["A".repeat(33), null],
+  ])("%j → %j", (input, code) => {
+    expect(normalizeCode(input)).toBe(code);
+  });
+});
+
+describe("refusalOf", () => {
+  it.each<[string, Partial<CodeTerms>, Partial<RedemptionContext>, ReturnType<typeof refusalOf>]>([
+    ["a valid code", {}, {}, null],
+    ["a deactivated code reads as unknown", { active: false }, {}, "unknown"],
+    ["before its start", { validFrom: new Date("2026-12-01T00:00:00Z") }, {}, "not_yet_valid"],
+    ["at its end", { validUntil: new Date("2026-11-27T12:00:00Z") }, {}, "expired"],
+    ["a minute before its end", { validUntil: new Date("2026-11-27T12:01:00Z") }, {}, null],
+    ["in another market", { countries: ["FR", "BE"] }, {}, "market"],
+    ["in one of its markets", { countries: ["FR", "DE"] }, {}, null],
+    ["an amount with none in this currency", { reduction: { kind: "amount", amountMinor: { EUR: 500 } } }, { country: "SE", currency: "SEK" }, "market"],
+    ["an amount in this currency", { reduction: { kind: "amount", amountMinor: { EUR: 500, SEK: 5000 } } }, { country: "SE", currency: "SEK" }, null],
+    ["its last redemption taken", { maxRedemptions: 100 }, { redemptionsTaken: 100 }, "used"],
+    ["one redemption left", { maxRedemptions: 100 }, { redemptionsTaken: 99 }, null],
+    ["used by this buyer", {}, { usedByBuyer: true }, "used"],
+    ["used by this buyer, but not once per customer", { oncePerCustomer: false }, { usedByBuyer: true }, null],
+    ["first order only, for a returning buyer", { firstOrderOnly: true }, { buyerHasPaidOrder: true }, "not_first_order"],
+    ["first order only, for a new buyer", { firstOrderOnly: true }, {}, null],
+    ["under its minimum", { minimumMinor: { EUR: 9000 } }, {}, "minimum"],
+    ["at its minimum", { minimumMinor: { EUR: 8970 } }, {}, null],
+    ["a minimum in another currency only", { minimumMinor: { GBP: 99_000 } }, {}, null],
+  ])("%s", (_name, termOverrides, contextOverrides, refusal) => {
+    expect(refusalOf(terms(termOverrides), context(contextOverrides))).toBe(refusal);
+  });
+});
+
+describe("discountOf", () => {
+  it.each<[string, Parameters<typeof discountOf>, number]>([
+    ["10 % of 89,70", [{ kind: "percent", percent: 10 }, "EUR", 8970], 897],
+    ["10 % rounds half up", [{ kind: "percent", percent: 10 }, "EUR", 8975], 898],
+    ["90 % of 1,00", [{ kind: "percent", percent: 90 }, "EUR", 100], 90],
+    ["an amount in the currency", [{ kind: "amount", amountMinor: { EUR: 500, SEK: 5000 } }, "SEK", 69_900], 5000],
+    ["an amount never above the lines", [{ kind: "amount", amountMinor: { EUR: 5000 } }, "EUR", 3990], 3990],
+    ["no amount in the currency", [{ kind: "amount", amountMinor: { EUR: 500 } }, "GBP", 3990], 0],
+  ])("%s", (_name, args, discount) => {
+    expect(discountOf(...args)).toBe(discount);
+  });
+});
+
+describe("customerKey", () => {
+  it("ignores case and surrounding spaces", () => {
+    expect(customerKey("  Lena.Schmidt@Example.COM ")).toBe("lena.schmidt@example.com");
+  });
+});
