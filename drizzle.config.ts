@@ -12,6 +12,7 @@ export default defineConfig({
     "./app/funnel/schema.ts",
     "./app/payments/test-gateway/schema.ts",
     "./app/mail/schema.ts",
+    "./app/codes/schema.ts",
     "./app/orders/schema.ts",
     "./app/reviews/schema.ts",
     "./app/operators/schema.ts",

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { discountCodes } from "../codes/schema";
 import { createdAt } from "../db/columns";
 
 /**
@@ -235,6 +236,38 @@ export const orderEvents = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index("order_events_order_idx").on(table.orderId)],
+);
+
+export const redemptionStatuses = ["reserved", "kept", "released"] as const;
+export type RedemptionStatus = (typeof redemptionStatuses)[number];
+
+/**
+ * The code an order redeemed: reserved when the order is placed, kept when it is paid, released
+ * when it is not. Reserved and kept rows count against the code's limits; one code per order.
+ */
+export const codeRedemptions = pgTable(
+  "code_redemptions",
+  {
+    orderId: uuid("order_id")
+      .primaryKey()
+      .references(() => orders.id),
+    codeId: uuid("code_id")
+      .notNull()
+      .references(() => discountCodes.id),
+    /** The buyer's normalised e-mail: once-per-customer codes count by it. */
+    customerKey: text("customer_key").notNull(),
+    discountMinor: integer("discount_minor").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status").$type<RedemptionStatus>().notNull(),
+    createdAt: createdAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("code_redemptions_code_idx").on(table.codeId, table.status),
+    index("code_redemptions_customer_idx").on(table.codeId, table.customerKey),
+    check("code_redemptions_status_check", sql`${table.status} in ('reserved','kept','released')`),
+    check("code_redemptions_discount_check", sql`${table.discountMinor} > 0`),
+  ],
 );
 
 export const withdrawals = pgTable("withdrawals", {

@@ -1,0 +1,96 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createCode, issueWelcomeCode } from "../codes/codes.server";
+import type { CodeTerms } from "../codes/code-terms";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
+import { placeTestOrder, testBuyer, testToday } from "../test-support/orders";
+import { assessCode, reserveCode, settleRedemption, type CodeRequest } from "./code-redemptions.server";
+import { codeRedemptions, orders } from "./schema";
+
+const terms = (code: string, overrides: Partial<CodeTerms> = {}): CodeTerms => ({
+  code,
+  reduction: { kind: "percent", percent: 10 },
+  minimumMinor: {},
+  countries: [],
+  validFrom: null,
+  validUntil: null,
+  maxRedemptions: null,
+  oncePerCustomer: true,
+  firstOrderOnly: false,
+  active: true,
+  ...overrides,
+});
+
+const request = (code: string, overrides: Partial<CodeRequest> = {}): CodeRequest => ({
+  code,
+  email: testBuyer.email,
+  country: "DE",
+  currency: "EUR",
+  linesMinor: 8970,
+  now: testToday,
+  ...overrides,
+});
+
+describe.each(databaseKinds)("code redemptions on %s", (kind) => {
+  const database = useTestDatabase(kind);
+
+  it("previews a code's discount, and refuses one that does not exist", async () => {
+    await createCode(database.db, terms("PREVIEW10"));
+    expect(await assessCode(database.db, request("PREVIEW10"))).toMatchObject({ ok: true, code: "PREVIEW10", discountMinor: 897 });
+    expect(await assessCode(database.db, request("NOSUCHCODE"))).toEqual({ ok: false, refusal: "unknown" });
+  });
+
+  it("refuses a second code with the same text", async () => {
+    expect(await createCode(database.db, terms("TWICE"))).not.toBeNull();
+    expect(await createCode(database.db, terms("TWICE"))).toBeNull();
+  });
+
+  it("holds a once-per-customer code for its order, counts it against the same buyer in any case, and frees it when released", async () => {
+    await createCode(database.db, terms("ONCEEACH"));
+    const { order } = await placeTestOrder(database.db);
+    await database.db.transaction((tx) => reserveCode(tx, { ...request("ONCEEACH"), orderId: order.id }));
+    // Its own order may be placed again; another order of the same buyer (however the address is written) may not.
+    expect(await assessCode(database.db, { ...request("ONCEEACH"), orderId: order.id })).toMatchObject({ ok: true });
+    expect(await assessCode(database.db, request("ONCEEACH", { email: " A@Example.COM " }))).toEqual({ ok: false, refusal: "used" });
+    expect(await assessCode(database.db, request("ONCEEACH", { email: "someone.else@example.com" }))).toMatchObject({ ok: true });
+
+    await database.db.transaction((tx) => settleRedemption(tx, order.id, "released", testToday));
+    expect(await assessCode(database.db, request("ONCEEACH"))).toMatchObject({ ok: true });
+  });
+
+  it("keeps a redemption once paid: a released order cannot release it again", async () => {
+    await createCode(database.db, terms("KEEPIT", { maxRedemptions: 1 }));
+    const { order } = await placeTestOrder(database.db);
+    await database.db.transaction((tx) => reserveCode(tx, { ...request("KEEPIT"), orderId: order.id }));
+    await database.db.transaction((tx) => settleRedemption(tx, order.id, "kept", testToday));
+    await database.db.transaction((tx) => settleRedemption(tx, order.id, "released", testToday));
+    const [row] = await database.db.select().from(codeRedemptions).where(eq(codeRedemptions.orderId, order.id));
+    expect(row).toMatchObject({ status: "kept", discountMinor: 897, currency: "EUR" });
+    expect(await assessCode(database.db, request("KEEPIT", { email: "other@example.com" }))).toEqual({ ok: false, refusal: "used" });
+  });
+
+  it("lets only one of many buyers racing for a code's last redemption have it", async () => {
+    await createCode(database.db, terms("LASTONE", { maxRedemptions: 1, oncePerCustomer: false }));
+    const placed = await Promise.all(Array.from({ length: 6 }, () => placeTestOrder(database.db)));
+    const results = await Promise.all(
+      placed.map(({ order }, index) => database.db.transaction((tx) => reserveCode(tx, { ...request("LASTONE", { email: `buyer${index}@example.com` }), orderId: order.id }))),
+    );
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.filter((result) => !result.ok)).toEqual(Array.from({ length: 5 }, () => ({ ok: false, refusal: "used" })));
+  });
+
+  it("issues welcome codes that are unique, single use, 10 % off a first order, for 30 days", async () => {
+    const first = await issueWelcomeCode(database.db, testToday);
+    const second = await issueWelcomeCode(database.db, testToday);
+    expect(first.code).toMatch(/^HELLO[A-HJ-NP-Z2-9]{8}$/);
+    expect(second.code).not.toBe(first.code);
+    expect(first.validUntil.getTime() - testToday.getTime()).toBe(30 * 24 * 60 * 60 * 1000);
+    expect(await assessCode(database.db, request(first.code, { email: "new.buyer@example.com" }))).toMatchObject({ ok: true, discountMinor: 897 });
+    expect(await assessCode(database.db, request(first.code, { email: "new.buyer@example.com", now: first.validUntil }))).toEqual({ ok: false, refusal: "expired" });
+
+    // A buyer with a paid order is not on a first order.
+    const { order } = await placeTestOrder(database.db);
+    await database.db.update(orders).set({ email: "returning@example.com", paidAt: testToday }).where(eq(orders.id, order.id));
+    expect(await assessCode(database.db, request(first.code, { email: "Returning@example.com" }))).toEqual({ ok: false, refusal: "not_first_order" });
+  });
+});

@@ -1,0 +1,84 @@
+import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { customerKey, discountOf, refusalOf, type CodeRefusal } from "../codes/code-terms";
+import { findCode } from "../codes/codes.server";
+import type { Database, Transaction } from "../db/database.server";
+import type { CountryCode, CurrencyCode } from "../market/markets";
+import { codeRedemptions, orders } from "./schema";
+
+/** A code applied to a checkout: what it takes off, or why it cannot be used. */
+export type CodeAssessment = { ok: true; codeId: string; code: string; discountMinor: number } | { ok: false; refusal: CodeRefusal };
+
+export interface CodeRequest {
+  /** Normalised (`normalizeCode`). */
+  code: string;
+  email: string;
+  country: CountryCode;
+  currency: CurrencyCode;
+  /** The checkout's lines (bundle and bump) before the code. */
+  linesMinor: number;
+  now: Date;
+  /** The order the redemption is for, when it exists: its own reservation does not count against it. */
+  orderId?: string;
+}
+
+const holding = inArray(codeRedemptions.status, ["reserved", "kept"]);
+
+/**
+ * Whether the code takes this checkout, and how much it takes off. With `lock` the code's row is
+ * held until the transaction ends, so that two orders racing for its last redemption are counted
+ * one after the other (PostgreSQL); without, it is the checkout's preview.
+ */
+export async function assessCode(db: Database | Transaction, request: CodeRequest, lock = false): Promise<CodeAssessment> {
+  const terms = await findCode(db, request.code, lock);
+  if (!terms) return { ok: false, refusal: "unknown" };
+  const buyer = customerKey(request.email);
+  const others = request.orderId ? ne(codeRedemptions.orderId, request.orderId) : undefined;
+  const [taken] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      byBuyer: sql<number>`count(*) filter (where ${codeRedemptions.customerKey} = ${buyer})::int`,
+    })
+    .from(codeRedemptions)
+    .where(and(eq(codeRedemptions.codeId, terms.id), holding, others));
+  const [paid] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(sql`lower(${orders.email}) = ${buyer}`, isNotNull(orders.paidAt)))
+    .limit(1);
+  const refusal = refusalOf(terms, {
+    country: request.country,
+    currency: request.currency,
+    linesMinor: request.linesMinor,
+    now: request.now,
+    redemptionsTaken: taken?.all ?? 0,
+    usedByBuyer: (taken?.byBuyer ?? 0) > 0,
+    buyerHasPaidOrder: paid !== undefined,
+  });
+  if (refusal) return { ok: false, refusal };
+  const discountMinor = discountOf(terms.reduction, request.currency, request.linesMinor);
+  if (discountMinor === 0) return { ok: false, refusal: "minimum" };
+  return { ok: true, codeId: terms.id, code: terms.code, discountMinor };
+}
+
+/**
+ * Reserves the code for an order being placed, in the order's transaction: checked again under the
+ * code's lock, then held. Placing the same order again replaces its reservation.
+ */
+export async function reserveCode(tx: Transaction, request: CodeRequest & { orderId: string }): Promise<CodeAssessment> {
+  const assessed = await assessCode(tx, request, true);
+  if (!assessed.ok) return assessed;
+  const row = { codeId: assessed.codeId, customerKey: customerKey(request.email), discountMinor: assessed.discountMinor, currency: request.currency, status: "reserved" as const, settledAt: null };
+  await tx
+    .insert(codeRedemptions)
+    .values({ orderId: request.orderId, ...row })
+    .onConflictDoUpdate({ target: codeRedemptions.orderId, set: row });
+  return assessed;
+}
+
+/** Keeps the order's reservation once it is paid, or releases it when it will not be: a no-op without one. */
+export async function settleRedemption(tx: Transaction, orderId: string, outcome: "kept" | "released", now: Date): Promise<void> {
+  await tx
+    .update(codeRedemptions)
+    .set({ status: outcome, settledAt: now })
+    .where(and(eq(codeRedemptions.orderId, orderId), eq(codeRedemptions.status, "reserved")));
+}
