@@ -1,8 +1,9 @@
 import { and, eq, gte, like, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { experimentCounts } from "../experiments/schema";
-import { orderEvents, orderLines, orders, type OrderStatus } from "../orders/schema";
+import { orderEvents, orderLines, orders } from "../orders/schema";
 import { orderEventType } from "../orders/order-events";
+import { unpaidStatuses } from "../orders/order-status";
 import { pageViews } from "../funnel/schema";
 import { exposureStep } from "../experiments/experiments.server";
 import { parseXp } from "../experiments/experiment-model";
@@ -131,7 +132,6 @@ export interface FunnelReport {
 
 /** Steps where traffic comes in, before anything is bought. */
 const entrySteps: readonly FunnelStep[] = ["landing", "quiz", "summary", "offer"];
-const unpaidStatuses: OrderStatus[] = ["pending_payment", "payment_failed", "cancelled"];
 const currencyOfMarket = new Map<string, string>(markets.map((market) => [market.country, market.currency]));
 const currencyOrder = [...new Set(markets.map((market) => market.currency))] as string[];
 const marketOrder = markets.map((market) => market.country) as string[];
@@ -258,7 +258,7 @@ export async function funnelReport(db: Queryable, input: FunnelReportInput): Pro
   );
   const arm = input.arm === undefined ? null : parseXp(input.arm);
   const created = and(gte(orders.createdAt, start), lt(orders.createdAt, end)) as SQL;
-  const paid = and(gte(orders.paidAt, start), lt(orders.paidAt, end), notInArray(orders.status, unpaidStatuses)) as SQL;
+  const paid = and(gte(orders.paidAt, start), lt(orders.paidAt, end), notInArray(orders.status, [...unpaidStatuses])) as SQL;
   const upsellPrefix = upsellSource("");
   const shownPage = sql<string>`(${orderEvents.detail} ->> 'step')`;
   const takenPage = sql<string>`substr(${orderLines.source}, ${sql.raw(String(upsellPrefix.length + 1))})`;

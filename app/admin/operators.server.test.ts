@@ -46,6 +46,7 @@ describe("roles", () => {
     ["erase", false, true],
     ["moderate_reviews", false, true],
     ["run_experiments", false, true],
+    ["manage_codes", false, true],
   ])("%s: support %s, owner %s", (permission, bySupport, byOwner) => {
     expect(may(support, permission)).toBe(bySupport);
     expect(may(owner, permission)).toBe(byOwner);

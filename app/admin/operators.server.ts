@@ -173,13 +173,13 @@ export async function logOut(db: Database, token: string | null | undefined, ope
 /**
  * What each role may do: support looks (reviews included) and fulfils; only an owner gives money
  * back, erases data, decides what the storefront publishes in the buyers' names (reviews), or
- * decides which pages visitors see (split tests).
+ * decides which pages visitors see (split tests) or which discount codes buyers may use.
  */
-export type Permission = "view" | "fulfil" | "handle_requests" | "export_data" | "refund" | "erase" | "moderate_reviews" | "run_experiments";
+export type Permission = "view" | "fulfil" | "handle_requests" | "export_data" | "refund" | "erase" | "moderate_reviews" | "run_experiments" | "manage_codes";
 
 const permissions: Record<OperatorRole, readonly Permission[]> = {
   support: ["view", "fulfil", "handle_requests", "export_data"],
-  owner: ["view", "fulfil", "handle_requests", "export_data", "refund", "erase", "moderate_reviews", "run_experiments"],
+  owner: ["view", "fulfil", "handle_requests", "export_data", "refund", "erase", "moderate_reviews", "run_experiments", "manage_codes"],
 };
 
 export function may(operator: Operator, permission: Permission): boolean {

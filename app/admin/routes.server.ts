@@ -1,4 +1,5 @@
 import type { AdminRoute } from "./admin-route.server";
+import { codeRoutes } from "./code-pages.server";
 import { experimentRoutes } from "./experiment-pages.server";
 import { filesRoutes } from "./files-pages.server";
 import { fulfilmentRoutes } from "./fulfilment-pages.server";
@@ -21,4 +22,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...privacyRoutes,
   ...reportRoutes,
   ...experimentRoutes,
+  ...codeRoutes,
 ];

@@ -8,7 +8,7 @@ export type StoredCode = CodeTerms & { id: string; welcome: boolean };
 
 type CodeRow = typeof discountCodes.$inferSelect;
 
-function termsOf(row: CodeRow): StoredCode {
+export function termsOf(row: CodeRow): StoredCode {
   return {
     id: row.id,
     code: row.code,

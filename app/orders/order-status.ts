@@ -15,6 +15,9 @@ const transitions: Record<OrderStatus, readonly OrderStatus[]> = {
   cancelled: [],
 };
 
+/** Orders that took no money, or whose sale was called off: every other order with a payment date was a sale. */
+export const unpaidStatuses: readonly OrderStatus[] = ["pending_payment", "payment_failed", "cancelled"];
+
 export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
   return transitions[from].includes(to);
 }
