@@ -1,6 +1,7 @@
 import type { StoredCode } from "../../codes/codes.server";
 import { codeCountries, codeCurrencies, maxPercent, type CodeDraft, type CodeFormErrors } from "../../codes/code-form";
 import type { CodeFigures, CodeList, CodeMoney } from "../../orders/code-figures.server";
+import type { CurrencyCode } from "../../market/markets";
 import type { Operator } from "../../operators/audit.server";
 import { may } from "../operators.server";
 import { formatMinor, Frame, type Notice } from "./frame";
@@ -16,16 +17,18 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
 /** A code's stored end is the midnight after its last day. */
 const lastDay = (validUntil: Date) => day(new Date(validUntil.getTime() - 1));
 
+/** Amounts per currency in the order the form lists the currencies. */
+const perCurrency = (amounts: Partial<Record<CurrencyCode, number>>) =>
+  codeCurrencies.flatMap((currency) => {
+    const minor = amounts[currency];
+    return minor === undefined ? [] : [formatMinor(minor, currency)];
+  });
+
 /** A code's terms in one line each, as an operator reads them. */
 export function termsText(code: StoredCode): string[] {
   const reduction = code.reduction;
-  const off =
-    reduction.kind === "percent"
-      ? `${reduction.percent} % off`
-      : `${Object.entries(reduction.amountMinor)
-          .map(([currency, minor]) => formatMinor(minor, currency))
-          .join(", ")} off (other currencies do not take it)`;
-  const minimums = Object.entries(code.minimumMinor).map(([currency, minor]) => formatMinor(minor, currency));
+  const off = reduction.kind === "percent" ? `${reduction.percent} % off` : `${perCurrency(reduction.amountMinor).join(", ")} off (other currencies do not take it)`;
+  const minimums = perCurrency(code.minimumMinor);
   const validity = [code.validFrom ? `from ${day(code.validFrom)}` : null, code.validUntil ? `to ${lastDay(code.validUntil)} included` : null].filter(Boolean).join(" ");
   return [
     off,
