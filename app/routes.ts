@@ -27,5 +27,7 @@ export default [
   route("funnel-view", "routes/funnel-view.ts", { id: "funnel-view" }),
   // Published reviews for the market of the path, fetched by pages after load (decision record 0022).
   route("reviews/:locale/:product?", "routes/reviews.ts", { id: "reviews" }),
+  // A visitor's own welcome code, issued when the exit-intent dialog's claim section opens.
+  route("welcome-code", "routes/welcome-code.ts", { id: "welcome-code" }),
   route("*", "routes/not-found.tsx", { id: "not-found" }),
 ] satisfies RouteConfig;

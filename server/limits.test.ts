@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyTimeouts, bodyTimeoutMs, limitBodies, policies, policyFor, serverTimeouts, timeBodies } from "./limits";
+import { MemoryHitStore, rateLimit } from "./rate-limit";
+import { createLogger } from "./request-log";
 import { createRouteMatcher, type ManifestRoute } from "./route-patterns";
 
 const action = { action: () => null };
@@ -22,6 +24,7 @@ const manifest: Record<string, ManifestRoute> = {
   "test-gateway": { id: "test-gateway", parentId: "root", path: "test-gateway/:step/:charge", module: action },
   webhooks: { id: "webhooks", parentId: "root", path: "webhooks/:provider", module: action },
   "funnel-view": { id: "funnel-view", parentId: "root", path: "funnel-view", module: action },
+  "welcome-code": { id: "welcome-code", parentId: "root", path: "welcome-code", module: action },
   "not-found": { id: "not-found", parentId: "root", path: "*", module: {} },
 };
 const match = createRouteMatcher(manifest);
@@ -37,6 +40,7 @@ describe("policyFor", () => {
     ["/upsell/fr", policies.upsell],
     ["/collagen-upsell", policies.upsell],
     ["/funnel-view", policies.funnelView],
+    ["/welcome-code", policies.welcomeCode],
     ["/webhooks/stripe", policies.webhooks],
     ["/admin/login", policies.adminLogin],
     ["/admin/orders/VN-7K3M-Q9XD/refund", policies.admin],
@@ -104,6 +108,7 @@ describe("limitBodies", () => {
     ["/feedback/fr", policies.forms.bodyBytes],
     ["/upsell/fr", policies.upsell.bodyBytes],
     ["/funnel-view", policies.funnelView.bodyBytes],
+    ["/welcome-code", policies.welcomeCode.bodyBytes],
     ["/webhooks/paypal", policies.webhooks.bodyBytes],
     ["/admin/fulfilment", policies.admin.bodyBytes],
   ])("answers 413 to one byte more than %s takes (%i)", async (path, limit) => {
@@ -163,6 +168,41 @@ describe("body timeouts", () => {
       expect(answer).toMatch(/^HTTP\/1\.1 408/);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe("the welcome code's rate limit", () => {
+  it("issues five codes a minute to one address, then answers 429; another address is not affected", async () => {
+    const store = new MemoryHitStore();
+    const app = express();
+    app.use(
+      rateLimit({
+        store,
+        ruleOf: (req) => {
+          const policy = policyFor(req.path, match);
+          return req.method === "POST" ? { bucket: policy.bucket, limit: policy.postsPerWindow, windowMs: policy.windowSeconds * 1000 } : null;
+        },
+        clientOf: (req) => String(req.headers["x-client"]),
+        logger: createLogger("error", () => undefined),
+        clock: () => Date.UTC(2026, 2, 1, 10, 0, 15),
+      }),
+    );
+    app.use((_req, res) => {
+      res.json({ code: "HELLOABCDEFGH" });
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const post = (client: string) => fetch(`${base}/welcome-code`, { method: "POST", headers: { "X-Client": client } }).then((response) => response.status);
+    try {
+      const statuses = [];
+      for (let i = 0; i < 7; i++) statuses.push(await post("203.0.113.7"));
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+      expect(await post("203.0.113.8")).toBe(200);
+    } finally {
+      server.close();
+      store.close();
     }
   });
 });

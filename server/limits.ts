@@ -28,6 +28,8 @@ export const policies = {
   forms: { bucket: "forms", bodyBytes: 16 * kb, postsPerWindow: 20, windowSeconds: 60 },
   /** The funnel's page-view beacon: about 50 bytes, one per page a visitor opens. */
   funnelView: { bucket: "funnel-view", bodyBytes: 1 * kb, postsPerWindow: 120, windowSeconds: 60 },
+  /** A visitor's welcome code: one per visitor is all the claim section asks for; a few for a shared address. */
+  welcomeCode: { bucket: "welcome-code", bodyBytes: 1 * kb, postsPerWindow: 5, windowSeconds: 60 },
   /** Payment providers' events: they come from a few addresses, in bursts during a sale. */
   webhooks: { bucket: "webhooks", bodyBytes: 256 * kb, postsPerWindow: 600, windowSeconds: 60 },
   /** The back office's login (failed logins also lock the account tried, in the app). */
@@ -57,6 +59,7 @@ export function policyFor(pathname: string, match: (pathname: string) => Matched
   if (formRoutes.has(name)) return policies.forms;
   if (name === "funnel-view") return policies.funnelView;
   if (name === "webhooks") return policies.webhooks;
+  if (name === "welcome-code") return policies.welcomeCode;
   return route.hasAction ? policies.upsell : policies.other;
 }
 

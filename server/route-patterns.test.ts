@@ -12,6 +12,7 @@ const manifest: Record<string, ManifestRoute> = {
   upsellMind: { id: "upsellMind", parentId: "layout-default", path: "/upsellMind", module: { action: () => null } },
   "test-gateway": { id: "test-gateway", parentId: "root", path: "test-gateway/:step/:charge", module: { action: () => null } },
   "funnel-view": { id: "funnel-view", parentId: "root", path: "funnel-view", module: { action: () => null } },
+  "welcome-code": { id: "welcome-code", parentId: "root", path: "welcome-code", module: { action: () => null } },
   "not-found": { id: "not-found", parentId: "root", path: "*", module: {} },
 };
 
@@ -28,6 +29,7 @@ describe("createRouteMatcher", () => {
     ["/upsellmind", "upsellMind", "/upsellMind"],
     ["/test-gateway/authenticate/ch_123", "test-gateway", "/test-gateway/:step/:charge"],
     ["/funnel-view", "funnel-view", "/funnel-view"],
+    ["/welcome-code", "welcome-code", "/welcome-code"],
     ["/no/such/page", "not-found", "/*"],
     ["/checkout/de/more", "not-found", "/*"],
   ])("%s is %s (%s)", (path, id, pattern) => {

@@ -62,12 +62,17 @@ afterEach(() => {
 });
 
 describe("information modal sections", () => {
-  it("claimOffer shows the coupon code from content", async () => {
+  it("claimOffer shows the visitor's own welcome code, issued when the section opens", async () => {
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) =>
+      url === "/welcome-code" && init?.method === "POST" ? Response.json({ code: "HELLOWXYZ2345", validUntil: "2026-03-31T10:00:00.000Z" }) : Response.json(legalTexts),
+    );
+    vi.stubGlobal("fetch", fetchMock);
     renderModal("claimOffer", "GB");
     await act(async () => fireEvent.click(screen.getByText("open claimOffer")));
     const panel = await screen.findByTestId("info-modal", {}, { timeout: 5000 });
     expect(panel.getAttribute("data-section")).toBe("claimOffer");
-    expect((await screen.findByText("WELCOME10")).tagName).toBe("STRONG");
+    expect((await screen.findByTestId("welcome-code")).textContent).toBe("HELLOWXYZ2345");
+    expect(fetchMock.mock.calls.filter(([url]) => url === "/welcome-code")).toHaveLength(1);
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe(legalTexts.claimOffer.title);
   });
 

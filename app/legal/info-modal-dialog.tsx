@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { WelcomeCodeClaim } from "../codes/welcome-code-claim";
 import { useRouteName } from "../funnel/route-name";
 import { StoreImage } from "../image/store-image";
 import { useStorefront } from "../market/storefront-context";
@@ -67,7 +68,6 @@ function ContactDetailsBlock() {
 
 function SectionBody({ section, texts }: { section: ModalSection; texts: LegalTexts }) {
   const t = useTranslate();
-  const { config } = useStorefront();
   return (
     <>
       {section === "ingredients" ? (
@@ -77,11 +77,7 @@ function SectionBody({ section, texts }: { section: ModalSection; texts: LegalTe
         <p key={paragraph}>{paragraph}</p>
       ))}
       {section === "contact" ? <ContactDetailsBlock /> : null}
-      {section === "claimOffer" ? (
-        <p className="info-modal__coupon">
-          {t("modal.couponLabel")}: <strong>{config.contact.couponCode}</strong>
-        </p>
-      ) : null}
+      {section === "claimOffer" ? <WelcomeCodeClaim /> : null}
     </>
   );
 }

@@ -13,8 +13,6 @@ export interface ContactDetails {
   addressLines: string[];
   /** The variant shown in the GB market on landing routes. */
   addressLines2: string[];
-  /** The welcome coupon shown by the modal's claimOffer section. */
-  couponCode: string;
 }
 
 /** Where the page's images come from; `app/image/providers.ts` builds their addresses. */

@@ -12,8 +12,8 @@ const shownKey = "vitanor:exit-intent-shown";
 
 /**
  * On /offerexitpop: when the pointer leaves through the top of the window (about to close the tab
- * or leave), offer the welcome coupon once per session. Accept opens the coupon; decline just
- * closes, with no shaming.
+ * or leave), offer the welcome code once per session. Accept opens the claim section, which issues
+ * the visitor's own code; decline just closes, with no shaming.
  */
 export function ExitIntent({ texts }: { texts: ExitIntentTexts }) {
   const dialog = useRef<HTMLDialogElement>(null);

@@ -82,6 +82,7 @@ const postRoutes = [
   "/feedback/de",
   "/feedback.data",
   "/funnel-view",
+  "/welcome-code",
   "/webhooks/stripe",
   "/webhooks/paypal",
   "/webhooks/test",
@@ -103,7 +104,7 @@ const postRoutes = [
   "/no-such-page",
 ] as const;
 
-const pagePaths = ["/", "/de", "/offer", "/offer/fr", "/offer/FR", "/take/ch-fr", "/checkout/de", "/upsell/de", "/thankyou/fr", "/summary/at", "/v1/es", "/legal-texts/de", "/builds/latest.json", "/assets/none.js", "/admin", "/admin/orders", "/healthz", "/favicon.ico", "/storefront-settings", "/funnel-view", "/webhooks/stripe", "/paypal-confirm/upsell", "/reviews/de/shape", "/reviews/fr", "/review/it", "/review-policy/de"];
+const pagePaths = ["/", "/de", "/offer", "/offer/fr", "/offer/FR", "/take/ch-fr", "/checkout/de", "/upsell/de", "/thankyou/fr", "/summary/at", "/v1/es", "/legal-texts/de", "/builds/latest.json", "/assets/none.js", "/admin", "/admin/orders", "/healthz", "/favicon.ico", "/storefront-settings", "/funnel-view", "/welcome-code", "/webhooks/stripe", "/paypal-confirm/upsell", "/reviews/de/shape", "/reviews/fr", "/review/it", "/review-policy/de"];
 
 const formFields = ["email", "givenName", "familyName", "addressLine1", "postalCode", "city", "country", "method", "cardNumber", "cardExpiry", "cardCvc", "bundle", "token", "intent", "digitalConsent", "rating", "comment", "name", "orderNumber", "reason", "message", "step", "market", "src", "password", "next", "order", "line", "amount", "note", "confirmEmail", "invitation", "body", "decision", "_data", "__proto__", "constructor"];
 

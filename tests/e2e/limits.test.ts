@@ -36,6 +36,7 @@ describe("limits behind a trusted proxy (TRUST_PROXY=loopback)", () => {
     ["refund request", "/refund/fr", 16 * 1024],
     ["feedback", "/feedback/fr", 16 * 1024],
     ["funnel view", "/funnel-view", 1024],
+    ["welcome code", "/welcome-code", 1024],
     ["webhook", "/webhooks/stripe", 256 * 1024],
     ["back-office login", "/admin/login", 4 * 1024],
     ["back-office action", "/admin/fulfilment", 32 * 1024],
