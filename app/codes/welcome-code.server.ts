@@ -18,7 +18,7 @@ export function fromStorePage(request: Request, publicUrl: string): boolean {
 }
 
 /**
- * Issues the visitor's welcome code (`POST /welcome-code`, decision record 46): 403 for another
+ * Issues the visitor's welcome code (`POST /welcome-code`, decision 44): 403 for another
  * site's post. The rate
  * limit per address is the server's (`welcomeCode` in `server/limits.ts`). The code goes to the
  * visitor alone: it is not logged, and no cache may keep the answer.
