@@ -12,6 +12,9 @@ import { applyPaymentOutcome, CodeRefused, placeOrder, supersedeOpenAttempts, ty
 import { discountedQuote, quoteCheckout } from "./quote.server";
 import { previewRefund } from "./refund-service.server";
 import { codeRedemptions } from "./schema";
+import { outbox } from "../mail/schema";
+import { composeMail } from "../emails/compose.server";
+import { orderDetail } from "../admin/order-queries.server";
 
 const market = marketFor("DE");
 const paying = { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" };
@@ -72,6 +75,13 @@ describe.each(databaseKinds)("orders with a code on %s", (kind) => {
     // A refund of the line never gives back more than was paid for it.
     expect(await previewRefund(database.db, placed.order.id, { kind: "lines", lineIds: [line?.id ?? 0] })).toMatchObject({ kind: "due", amountMinor: 8073 });
     expect(await previewRefund(database.db, placed.order.id, { kind: "order" })).toMatchObject({ kind: "due", amountMinor: 8073 });
+
+    // The confirmation e-mail and the back office name the code and what it took off.
+    const [mailRow] = await database.db.select().from(outbox).where(eq(outbox.dedupeKey, `order-confirmation:${placed.order.id}`));
+    if (!mailRow) throw new Error("expected a confirmation e-mail");
+    const mail = await composeMail(mailRow, { db: database.db, from: "Store <shop@example.com>", publicUrl: "https://shop.example", signingKey: "test-signing-key" });
+    expect(mail?.text.replace(/\s/g, " ")).toContain("Code KEEPME: -8,97 €");
+    expect((await orderDetail(database.db, placed.order.number))?.redemption).toEqual({ code: "KEEPME", discountMinor: 897, status: "kept" });
   });
 
   it("releases the code when the payment fails, and takes it again when the buyer pays again", async () => {
