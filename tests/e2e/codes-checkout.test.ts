@@ -1,0 +1,127 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCode } from "../../app/codes/codes.server";
+import type { CodeTerms } from "../../app/codes/code-terms";
+import { openDatabase } from "../../app/db/database.server";
+import { buyer, fillContact } from "./support/buyer";
+import { launchChromium, openHydrated } from "./support/chromium";
+import { createPostgresDatabase, databaseKinds } from "./support/postgres";
+import { startServer, type RunningServer } from "./support/server";
+
+const terms = (code: string, overrides: Partial<CodeTerms> = {}): CodeTerms => ({
+  code,
+  reduction: { kind: "percent", percent: 10 },
+  minimumMinor: {},
+  countries: [],
+  validFrom: null,
+  validUntil: null,
+  maxRedemptions: null,
+  oncePerCustomer: true,
+  firstOrderOnly: false,
+  active: true,
+  ...overrides,
+});
+
+/** A buyer in France types a code at the checkout: 3 boxes of Shape for 89,70 €, 10 % off is 80,73 €. */
+describe.each(databaseKinds)("a code at the checkout on %s", (kind) => {
+  let dataDir: string;
+  let server: RunningServer;
+  let browser: Browser;
+  let database: { url: string; drop(): Promise<void> } | undefined;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "storefront-codes-"));
+    database = kind === "postgres" ? await createPostgresDatabase("codes_checkout") : undefined;
+    // The embedded database allows one process at a time: the codes are stored before the server starts.
+    const seeded = await openDatabase(database ? { url: database.url } : { dataDir });
+    try {
+      await createCode(seeded.db, terms("TENOFF"));
+      await createCode(seeded.db, terms("LONGGONE", { validUntil: new Date("2020-01-01T00:00:00Z") }));
+      await createCode(seeded.db, terms("BIGBASKET", { minimumMinor: { EUR: 20000 } }));
+    } finally {
+      await seeded.close();
+    }
+    server = await startServer({ DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) });
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function newPage(javaScriptEnabled = true): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled });
+    return context.newPage();
+  }
+
+  async function checkoutFromOffer(page: Page): Promise<void> {
+    await openHydrated(page, `${server.url}/offer/fr?src=v2`);
+    await page.getByTestId("product-card").nth(1).getByRole("link").click();
+    await page.waitForURL(`${server.url}/checkout/fr?bundle=shape-3&src=v2`);
+    await page.waitForSelector("html[data-hydrated]");
+  }
+
+  it("takes 10 % off with a code, shows it in the summary and on the pay button, and charges the discounted total", { timeout: 90_000 }, async () => {
+    const page = await newPage();
+    await checkoutFromOffer(page);
+    await fillContact(page, buyer);
+    await page.locator('[name="code"]').fill("tenoff");
+    await page.getByTestId("code-apply").click();
+    await expect.poll(() => page.getByTestId("discount-line").count()).toBe(1);
+    expect(await page.getByTestId("discount-line").textContent()).toMatch(/TENOFF.*-8,97\s€/);
+    expect(await page.getByTestId("order-total").textContent()).toMatch(/80,73\s€/);
+    expect(await page.getByTestId("place-order").textContent()).toMatch(/80,73\s€/);
+    expect(await page.locator('[name="city"]').inputValue()).toBe("Paris");
+
+    await page.locator('input[name="method"][value="card"]').check();
+    await page.locator('[autocomplete="cc-number"]').fill("4242 4242 4242 4242");
+    await page.locator('[autocomplete="cc-exp"]').fill("12/30");
+    await page.locator('[autocomplete="cc-csc"]').fill("123");
+    await page.getByTestId("place-order").click();
+    await page.waitForURL(/\/upsell\/fr/);
+    await page.getByTestId("upsell-decline").click();
+    await page.waitForURL(/\/upsellMind\/fr/);
+    await page.getByTestId("upsell-decline").click();
+    await page.waitForURL(/\/thankyou\/fr/);
+    expect(await page.getByTestId("order-total").textContent()).toMatch(/80,73\s€/);
+    await page.context().close();
+  });
+
+  it.each([
+    ["NOSUCHCODE", /n'existe pas/],
+    ["LONGGONE", /expiré/],
+    ["BIGBASKET", /200,00\s€/],
+  ])("refuses %s and says why, the total unchanged", async (code, reason) => {
+    const page = await newPage();
+    await checkoutFromOffer(page);
+    await page.locator('[name="code"]').fill(code);
+    await page.getByTestId("code-apply").click();
+    await expect.poll(() => page.getByTestId("code-error").count()).toBe(1);
+    expect(await page.getByTestId("code-error").textContent()).toMatch(reason);
+    expect(await page.getByTestId("discount-line").count()).toBe(0);
+    expect(await page.getByTestId("place-order").textContent()).toMatch(/89,70\s€/);
+    await page.context().close();
+  });
+
+  it("applies and removes a code without JavaScript, keeping every typed field", async () => {
+    const page = await newPage(false);
+    await page.goto(`${server.url}/checkout/fr?bundle=shape-3&src=v2`);
+    await fillContact(page, buyer);
+    await page.locator('[name="code"]').fill("TENOFF");
+    await page.getByTestId("code-apply").click();
+    await page.waitForSelector('[data-testid="discount-line"]');
+    expect(await page.getByTestId("place-order").textContent()).toMatch(/80,73\s€/);
+    for (const [field, value] of Object.entries(buyer)) expect(await page.locator(`[name="${field}"]`).inputValue(), field).toBe(value);
+    await page.getByTestId("code-remove").click();
+    await page.waitForSelector('[data-testid="code-apply"]');
+    expect(await page.getByTestId("discount-line").count()).toBe(0);
+    expect(await page.getByTestId("place-order").textContent()).toMatch(/89,70\s€/);
+    expect(await page.locator('[name="email"]').inputValue()).toBe(buyer.email);
+    await page.context().close();
+  });
+});
