@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCode } from "../../app/codes/codes.server";
 import type { CodeTerms } from "../../app/codes/code-terms";
 import { openDatabase } from "../../app/db/database.server";
-import { buyer, fillContact } from "./support/buyer";
+import { buyer, fillContact, payByCard } from "./support/buyer";
 import { launchChromium, openHydrated } from "./support/chromium";
 import { createPostgresDatabase, databaseKinds } from "./support/postgres";
 import { startServer, type RunningServer } from "./support/server";
@@ -41,6 +41,7 @@ describe.each(databaseKinds)("a code at the checkout on %s", (kind) => {
       await createCode(seeded.db, terms("TENOFF"));
       await createCode(seeded.db, terms("LONGGONE", { validUntil: new Date("2020-01-01T00:00:00Z") }));
       await createCode(seeded.db, terms("BIGBASKET", { minimumMinor: { EUR: 20000 } }));
+      await createCode(seeded.db, terms("LASTONE", { maxRedemptions: 1 }));
     } finally {
       await seeded.close();
     }
@@ -112,6 +113,36 @@ describe.each(databaseKinds)("a code at the checkout on %s", (kind) => {
     expect(await page.getByTestId("discount-line").count()).toBe(0);
     expect(await page.getByTestId("place-order").textContent()).toMatch(/89,70\s€/);
     await page.context().close();
+  });
+
+  it("tells a buyer whose code was taken between applying and paying, shows the new total and charges nothing", { timeout: 90_000 }, async () => {
+    const slow = await newPage();
+    await checkoutFromOffer(slow);
+    await fillContact(slow, { ...buyer, email: "slow.buyer@example.com" });
+    await slow.locator('[name="code"]').fill("LASTONE");
+    await slow.getByTestId("code-apply").click();
+    await expect.poll(() => slow.getByTestId("discount-line").count()).toBe(1);
+
+    const quick = await newPage();
+    await checkoutFromOffer(quick);
+    await fillContact(quick, { ...buyer, email: "quick.buyer@example.com" });
+    await quick.locator('[name="code"]').fill("LASTONE");
+    await quick.getByTestId("code-apply").click();
+    await expect.poll(() => quick.getByTestId("discount-line").count()).toBe(1);
+    await payByCard(quick, "4242 4242 4242 4242");
+    await quick.waitForURL(/\/upsell\/fr/);
+
+    await payByCard(slow, "4242 4242 4242 4242");
+    await expect.poll(() => slow.getByTestId("checkout-error").count()).toBe(1);
+    expect(await slow.getByTestId("checkout-error").textContent()).toMatch(/ne peut plus être utilisé.*déjà été utilisé/);
+    expect(slow.url()).toContain("/checkout/fr");
+    expect(await slow.getByTestId("discount-line").count()).toBe(0);
+    expect(await slow.getByTestId("place-order").textContent()).toMatch(/89,70\s€/);
+    // Paying again now pays the full price the page shows.
+    await payByCard(slow, "4242 4242 4242 4242");
+    await slow.waitForURL(/\/upsell\/fr/);
+    await quick.context().close();
+    await slow.context().close();
   });
 
   it("applies and removes a code without JavaScript, keeping every typed field", async () => {
