@@ -229,7 +229,11 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     { provider: payments.id, method, returnPath: `${url.pathname}${url.search}` },
   );
   const placed = await placing.catch((error: unknown) => (error instanceof CodeRefused ? error : Promise.reject(error)));
-  if (placed instanceof CodeRefused) return codeChanged(texts.code.refusals[placed.refusal].replace("{minimum}", ""));
+  if (placed instanceof CodeRefused) {
+    // Taken by another order in the meantime: the buyer reads why, as on applying it.
+    const again = await quoteWithCode(db, market, undiscounted, values.appliedCode ?? "", values.email ?? "", texts.code, new Date());
+    return codeChanged(again.refusal ?? texts.code.refusals[placed.refusal]);
+  }
   const cookieHeader = { "Set-Cookie": await orderCookieHeader(orderCookie, placed.order.id, request, settings.publicUrl) };
   const next = nextStepPath(url, params.locale);
 
