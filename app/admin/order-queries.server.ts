@@ -1,4 +1,5 @@
 import { listPage } from "./list-page";
+import { redemptionOf } from "../orders/code-redemptions.server";
 import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { auditLog } from "../operators/schema";
@@ -140,7 +141,8 @@ export async function orderDetail(db: Database, number: string) {
   const refundedLineIds = new Set(orderRefunds.filter((refund) => refund.status !== "failed").flatMap((refund) => refund.lineIds));
   const paidMinor = orderPayments.filter((payment) => payment.status === "succeeded").reduce((sum, payment) => sum + payment.amountMinor, 0);
   const refundedMinor = orderRefunds.filter((refund) => refund.status === "succeeded" && refund.kind === "order").reduce((sum, refund) => sum + refund.amountMinor, 0);
-  return { order, lines, payments: orderPayments, refunds: orderRefunds, disputes: orderDisputes, timeline, mails, shipments: parcels, refundedLineIds, paidMinor, refundedMinor };
+  const redemption = (await redemptionOf(db, order.id)) ?? null;
+  return { order, lines, payments: orderPayments, refunds: orderRefunds, disputes: orderDisputes, timeline, mails, shipments: parcels, refundedLineIds, paidMinor, refundedMinor, redemption };
 }
 
 export type OrderDetail = NonNullable<Awaited<ReturnType<typeof orderDetail>>>;

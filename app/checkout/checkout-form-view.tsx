@@ -29,7 +29,12 @@ interface CheckoutFormProps {
   message: string | null;
   /** Stripe left 3-D Secure to Stripe.js: finish it in this page, then let the server say how it ended. */
   nextAction?: BrowserNextAction;
+  /** Why the code the buyer typed was refused. */
+  codeError: string | null;
 }
+
+/** The submit buttons that apply or remove a code rather than pay. */
+const codeIntents = ["apply-code", "remove-code"];
 
 /** Methods paid inside our page or with their own hint; the others are approved on their own page. */
 const inPageMethods: readonly CheckoutMethodId[] = ["card", "bank", "stripe", "paypal"];
@@ -47,7 +52,7 @@ const addressFields: readonly { field: ContactField; type?: string; optional?: b
  * Contact, delivery address and payment in one form, ending with the one button that commits the
  * buyer to pay, with the total (decision 0042). The card fields are the test gateway's element.
  */
-export function CheckoutForm({ texts, token, bundleId, country, methods, paymentPages, digital, totalMinor, values, errors: serverErrors, message, nextAction }: CheckoutFormProps) {
+export function CheckoutForm({ texts, token, bundleId, country, methods, paymentPages, digital, totalMinor, values, errors: serverErrors, message, nextAction, codeError }: CheckoutFormProps) {
   const t = useTranslate();
   const { market, countryName } = useStorefront();
   const navigation = useNavigation();
@@ -56,7 +61,8 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
   const [preparing, setPreparing] = useState(false);
   const [finishedAction, setFinishedAction] = useState<BrowserNextAction>();
   const challengeOpen = nextAction !== undefined && finishedAction !== nextAction;
-  const busy = preparing || challengeOpen || (navigation.state !== "idle" && navigation.formMethod === "POST");
+  const applyingCode = codeIntents.includes(String(navigation.formData?.get("intent") ?? ""));
+  const busy = preparing || challengeOpen || (navigation.state !== "idle" && navigation.formMethod === "POST" && !applyingCode);
   const [clientErrors, setClientErrors] = useState<CheckoutErrors | null>(null);
   const [method, setMethod] = useState(values.method || methods[0] || "card");
   const [elementError, setElementError] = useState<string | null>(null);
@@ -96,6 +102,12 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
       event.preventDefault();
       return;
     }
+    // Applying or removing a code pays nothing: the server answers with the page again.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (submitter && codeIntents.includes(submitter.value)) {
+      setClientErrors(null);
+      return;
+    }
     const form = new FormData(event.currentTarget);
     const values = Object.fromEntries(checkoutFields.map((field) => [field, String(form.get(field) ?? "")]));
     // The Payment Element's token is made below, once everything else is right.
@@ -130,6 +142,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
       <input type="hidden" name="token" value={token} />
       <input type="hidden" name="bundle" value={bundleId} />
       <input type="hidden" name="quotedTotal" value={totalMinor} />
+      <input type="hidden" name="appliedCode" value={values.appliedCode ?? ""} />
       <input ref={stripeToken} type="hidden" name="stripeToken" defaultValue="" />
       {message && !cardRetyped ? (
         <p className="checkout-error" role="alert" data-testid="checkout-error">
@@ -226,6 +239,38 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
       <button type="submit" className="button button--primary checkout-form__pay" data-testid="place-order" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
         {busy ? t("checkout.submitting") : t("checkout.pay", { price: formatMoney(totalMinor, { languageTag: market.languageTag, currency: market.currency }) })}
       </button>
+      {/* After the pay button, so that Enter in any other field pays rather than applies a code. */}
+      <CodeField texts={texts.code} applied={values.appliedCode ?? ""} typed={values.code ?? ""} error={codeError} />
     </Form>
+  );
+}
+
+/** The discount code: typed and applied with its own button, or shown as applied with a button to remove it. */
+function CodeField({ texts, applied, typed, error }: { texts: CommerceTexts["checkout"]["code"]; applied: string; typed: string; error: string | null }) {
+  if (applied) {
+    return (
+      <div className="form-field checkout-code">
+        <p data-testid="code-applied">{texts.applied.replace("{code}", applied)}</p>
+        <button type="submit" name="intent" value="remove-code" className="button" data-testid="code-remove" formNoValidate>
+          {texts.remove}
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="form-field checkout-code">
+      <label htmlFor="checkout-code">{texts.label}</label>
+      <div className="checkout-code__row">
+        <input id="checkout-code" name="code" type="text" autoComplete="off" autoCapitalize="characters" spellCheck={false} defaultValue={typed} aria-invalid={error ? true : undefined} aria-describedby={error ? "code-error" : undefined} />
+        <button type="submit" name="intent" value="apply-code" className="button" data-testid="code-apply" formNoValidate>
+          {texts.apply}
+        </button>
+      </div>
+      {error ? (
+        <p id="code-error" className="field-error" role="alert" data-testid="code-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

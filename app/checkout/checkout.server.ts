@@ -6,10 +6,12 @@ import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod,
 import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.server";
 import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { cookieOrder } from "../upsells/order-page.server";
-import { applyPaymentOutcome, placeOrder, type Contact } from "../orders/order-service.server";
+import { applyPaymentOutcome, CodeRefused, placeOrder, type Contact } from "../orders/order-service.server";
 import { isPaymentReturnToken, providerReturnPath, refreshAttempt, returnedPaymentState, runPaymentAttempt, supersedeLeftOrder } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
-import { quoteCheckout, type Quote } from "../orders/quote.server";
+import { discountedQuote, quoteCheckout, type Quote } from "../orders/quote.server";
+import { redemptionOf } from "../orders/code-redemptions.server";
+import { quoteWithCode } from "./checkout-code.server";
 import { paymentSetupOf } from "../payments/payment-setup";
 import type { DeclineCode } from "../payments/provider";
 import { checkoutPartOf, checkoutParts } from "../payments/checkout-parts";
@@ -37,6 +39,10 @@ export interface CheckoutActionData {
   message: string | null;
   /** A 3-D Secure challenge for the provider's script to finish in this page, then the return path that asks the server how it ended. */
   nextAction?: BrowserNextAction;
+  /** What the page shows now: with the applied code's discount, or without one. */
+  quote: ReturnType<typeof orderView> | null;
+  /** Why the code the buyer typed was refused. */
+  codeError?: string;
 }
 
 
@@ -58,7 +64,7 @@ function nextStepPath(checkoutUrl: URL, locale: string | undefined): string {
 }
 
 function orderView(quote: Quote) {
-  return { lines: quote.lines, totals: quote.totals, currency: quote.currency };
+  return { lines: quote.lines, totals: quote.totals, currency: quote.currency, discount: quote.discount ?? null };
 }
 
 function contactValues(order: Order): Record<string, string> {
@@ -70,7 +76,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   const { signingKey, settings, providers } = store();
   const texts = commerceTextsFor(lang);
   const bundleId = new URL(request.url).searchParams.get("bundle") ?? "";
-  const quote = quoteCheckout(market, bundleId, new Date());
+  let quote = quoteCheckout(market, bundleId, new Date());
   const base = {
     texts,
     testMode: settings.storeMode === "test",
@@ -92,6 +98,9 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   const justPaid = sameOrder && order.paidAt !== null && Date.now() - order.paidAt.getTime() < resubmitGraceMs;
   const lastPayment = retry ? await latestCheckoutPayment(store().db, order.id) : undefined;
   const failed = lastPayment && (lastPayment.status === "declined" || lastPayment.status === "cancelled");
+  // The same order keeps the code its lines were discounted by.
+  const redemption = retry || justPaid ? await redemptionOf(store().db, order.id) : undefined;
+  if (redemption) quote = discountedQuote(market, quote, redemption);
   // The form's token is made for this browser, named by its cookie (set here when it has none).
   const browser = browserOf(request, settings.publicUrl);
   return data(
@@ -101,7 +110,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
       bundleId,
       quote: orderView(quote),
       token: retry || justPaid ? order.checkoutToken : newCheckoutToken(signingKey, bundleId, browser.id),
-      values: retry || justPaid ? { ...contactValues(order), method: lastPayment?.method ?? "" } : {},
+      values: retry || justPaid ? { ...contactValues(order), method: lastPayment?.method ?? "", appliedCode: redemption?.code ?? "" } : {},
       message: justPaid ? texts.checkout.alreadyPlaced : failed ? texts.checkout.declines[(lastPayment.failureCode ?? "card_declined") as DeclineCode] : null,
     },
     { headers: { "Set-Cookie": browser.cookie } },
@@ -146,19 +155,47 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   const { db, providers, signingKey, orderCookie, settings } = store();
   const texts = commerceTextsFor(lang).checkout;
   const url = new URL(request.url);
-  const values = formValues(await readFormBody(request));
+  const form = await readFormBody(request);
+  const values = formValues(form);
   const kept = keptValues(values);
 
+  const undiscounted = quoteCheckout(market, values.bundle ?? "", new Date());
+  // What the page shows when it comes back: the quote with the code the form carries, once assessed.
+  let shown: Quote | null = undiscounted;
   const reply = (status: number, message: string | null, errors: CheckoutErrors = {}, token = values.token ?? "", headers?: HeadersInit) =>
-    data<CheckoutActionData>({ errors, values: kept, token, message }, { status, headers });
+    data<CheckoutActionData>({ errors, values: kept, token, message, quote: shown ? orderView(shown) : null }, { status, headers });
 
-  const quote = quoteCheckout(market, values.bundle ?? "", new Date());
-  if (!quote) return reply(400, texts.unavailable);
+  if (!undiscounted) return reply(400, texts.unavailable);
   // Only the browser the form was shown to may send it: a copy posted from another browser (or
   // one without the cookie) is shown the form again, its details kept, with a token of its own.
   const browser = browserOf(request, settings.publicUrl);
-  const tokenCheck = checkCheckoutToken(signingKey, values.token ?? "", quote.lines[0]?.bundleId ?? "", browser.known);
+  const tokenCheck = checkCheckoutToken(signingKey, values.token ?? "", undiscounted.lines[0]?.bundleId ?? "", browser.known);
   if (tokenCheck !== "valid") return reply(tokenCheck === "expired" ? 400 : 403, texts.expired, {}, newCheckoutToken(signingKey, values.bundle ?? "", browser.id), { "Set-Cookie": browser.cookie });
+
+  // Applying or removing a code answers with the page again, every typed field kept, so that it
+  // works without JavaScript too; nothing is placed or paid.
+  const intent = form.get("intent");
+  if (intent === "apply-code" || intent === "remove-code") {
+    const typed = intent === "apply-code" ? (values.code ?? "").trim() : "";
+    const coded = typed ? await quoteWithCode(db, market, undiscounted, typed, values.email ?? "", texts.code, new Date()) : null;
+    shown = coded?.quote ?? undiscounted;
+    const codeValues = { ...kept, code: coded?.refusal ? typed : "", appliedCode: coded?.code ?? "" };
+    return data<CheckoutActionData>({ errors: {}, values: codeValues, token: values.token ?? "", message: null, quote: orderView(shown), ...(coded?.refusal ? { codeError: coded.refusal } : {}) }, { status: coded?.refusal ? 400 : 200 });
+  }
+
+  // The code the form carries is assessed again for this buyer: one that stopped being valid since
+  // it was applied is taken off, and the buyer sees why and the new total before paying anything.
+  const codeChanged = (refusal: string) => {
+    shown = undiscounted;
+    kept.appliedCode = "";
+    return reply(409, texts.code.changed.replace("{reason}", refusal), {}, newCheckoutToken(signingKey, values.bundle ?? "", browser.id), { "Set-Cookie": browser.cookie });
+  };
+  if (values.appliedCode) {
+    const coded = await quoteWithCode(db, market, undiscounted, values.appliedCode, values.email ?? "", texts.code, new Date());
+    if (coded.refusal !== null) return codeChanged(coded.refusal);
+    shown = coded.quote;
+  }
+  const quote: Quote = shown ?? undiscounted;
 
   // The pay button named a total: a buyer is never charged another one, such as the regular price
   // after a reduction ended while the form was open. The page shows the new total to confirm.
@@ -173,7 +210,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   const method = values.method as CheckoutMethodId;
   const payments = providers.get(providerOfMethod(method));
   if (!payments) return reply(400, texts.errorSummary, { method: true });
-  const placed = await placeOrder(
+  const placing = placeOrder(
     db,
     {
       checkoutToken: values.token ?? "",
@@ -187,9 +224,16 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       experiment: armOfQuery(signingKey, url.searchParams.get("xp")),
       test: settings.storeMode === "test",
       digitalConsent: digital && values.digitalConsent === "yes",
+      code: quote.discount ?? null,
     },
     { provider: payments.id, method, returnPath: `${url.pathname}${url.search}` },
   );
+  const placed = await placing.catch((error: unknown) => (error instanceof CodeRefused ? error : Promise.reject(error)));
+  if (placed instanceof CodeRefused) {
+    // Taken by another order in the meantime: the buyer reads why, as on applying it.
+    const again = await quoteWithCode(db, market, undiscounted, values.appliedCode ?? "", values.email ?? "", texts.code, new Date());
+    return codeChanged(again.refusal ?? texts.code.refusals[placed.refusal]);
+  }
   const cookieHeader = { "Set-Cookie": await orderCookieHeader(orderCookie, placed.order.id, request, settings.publicUrl) };
   const next = nextStepPath(url, params.locale);
 
@@ -226,7 +270,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   if (attempt.order.status === "paid") throw redirect(next, { status: 303, headers: cookieHeader });
   if (outcome.status === "requires_action") {
     if (outcome.actionUrl !== undefined) throw redirect(outcome.actionUrl, { status: 303, headers: cookieHeader });
-    return data<CheckoutActionData>({ errors: {}, values: kept, token: values.token ?? "", message: null, nextAction: { clientSecret: outcome.clientSecret, returnPath } }, { status: 200, headers: cookieHeader });
+    return data<CheckoutActionData>({ errors: {}, values: kept, token: values.token ?? "", message: null, quote: orderView(quote), nextAction: { clientSecret: outcome.clientSecret, returnPath } }, { status: 200, headers: cookieHeader });
   }
   if (outcome.status === "processing") throw redirect(thankYouPath(next, params.locale), { status: 303, headers: cookieHeader });
   const code = outcome.status === "declined" ? outcome.code : "card_declined";

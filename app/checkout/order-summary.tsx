@@ -9,6 +9,8 @@ export interface SummaryLine {
   units: number;
   grossMinor: number;
   unitPriceMinor?: number;
+  /** The share of a code's discount this line carries: `grossMinor` is after it. */
+  discountMinor?: number;
 }
 
 interface OrderSummaryProps {
@@ -18,11 +20,13 @@ interface OrderSummaryProps {
   deliveryMinor: number;
   vatMinor: number;
   totalMinor: number;
-  labels: { delivery: string; deliveryFree: string; vatIncluded: string; total: string };
+  /** A code applied at the checkout: its line shows what it takes off the lines above. */
+  discount?: { code: string; discountMinor: number } | null;
+  labels: { delivery: string; deliveryFree: string; vatIncluded: string; total: string; discountLine?: string };
 }
 
 /** What an order holds: lines (digital items named as such), delivery, VAT included, total. */
-export function OrderSummary({ title, lines, currency, deliveryMinor, vatMinor, totalMinor, labels }: OrderSummaryProps) {
+export function OrderSummary({ title, lines, currency, deliveryMinor, vatMinor, totalMinor, discount, labels }: OrderSummaryProps) {
   const t = useTranslate();
   return (
     <section className="order-summary" aria-labelledby="order-summary-title">
@@ -39,11 +43,20 @@ export function OrderSummary({ title, lines, currency, deliveryMinor, vatMinor, 
                 ) : null}
               </span>
             </span>
-            <Money minor={line.grossMinor} currency={currency} />
+            {/* With a code, a line shows its price before the code; the discount line takes it off once. */}
+            <Money minor={line.grossMinor + (line.discountMinor ?? 0)} currency={currency} />
           </li>
         ))}
       </ul>
       <dl className="order-summary__totals">
+        {discount ? (
+          <div data-testid="discount-line">
+            <dt>{(labels.discountLine ?? "{code}").replace("{code}", discount.code)}</dt>
+            <dd>
+              <Money minor={-discount.discountMinor} currency={currency} />
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>{labels.delivery}</dt>
           <dd>{deliveryMinor === 0 ? labels.deliveryFree : <Money minor={deliveryMinor} currency={currency} />}</dd>

@@ -7,6 +7,8 @@ import { formatDate, formatDateTime } from "../market/date-time";
 import { marketForCountryCode, markets, type Market } from "../market/markets";
 import { formatMoney, formatRate } from "../market/money";
 import { linesOf, orderById } from "../orders/order-records.server";
+import { redemptionOf } from "../orders/code-redemptions.server";
+import { commerceTextsFor } from "../orders/commerce-texts.server";
 import { returnAddressFor } from "../orders/returns.server";
 import { carrierById, trackingLink } from "../parcels/carriers.server";
 import { correctionMailKind, shipmentById, shipmentMailKind, shipmentsOf } from "../parcels/shipments.server";
@@ -55,6 +57,7 @@ async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promi
   const order = row.orderId ? await orderById(context.db, row.orderId) : undefined;
   if (!order) throw new Error(`No order for e-mail #${row.id}`);
   const lines = await linesOf(context.db, order.id);
+  const redemption = await redemptionOf(context.db, order.id);
   const market = marketOf(order.market, order.locale);
   const money = (minor: number) => formatMoney(minor, { languageTag: market.languageTag, currency: order.currency as Market["currency"] });
   const { texts, format, greeting, signature, contact: contactLine } = common(order.locale, market, order.givenName);
@@ -88,7 +91,13 @@ async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promi
           ...lineRows,
           { label: t.delivery, value: order.deliveryMinor === 0 ? t.free : money(order.deliveryMinor) },
           { label: t.vatTotal, value: money(order.vatMinor) },
-          { label: t.total, value: money(order.totalMinor), strong: true },
+          {
+            label: t.total,
+            value: money(order.totalMinor),
+            strong: true,
+            // The lines' amounts are already after the code: the note says what it took off, in the checkout's words.
+            notes: redemption ? [`${commerceTextsFor(order.locale).checkout.code.line.replace("{code}", redemption.code)}: ${money(-redemption.discountMinor)}`] : [],
+          },
         ],
       },
       {

@@ -1,9 +1,10 @@
 import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { customerKey, discountOf, refusalOf, type CodeRefusal } from "../codes/code-terms";
 import { findCode } from "../codes/codes.server";
-import type { Database, Transaction } from "../db/database.server";
+import type { Database, Queryable, Transaction } from "../db/database.server";
 import type { CountryCode, CurrencyCode } from "../market/markets";
-import { codeRedemptions, orders } from "./schema";
+import { discountCodes } from "../codes/schema";
+import { codeRedemptions, orders, type RedemptionStatus } from "./schema";
 
 /** A code applied to a checkout: what it takes off, or why it cannot be used. */
 export type CodeAssessment = { ok: true; codeId: string; code: string; discountMinor: number } | { ok: false; refusal: CodeRefusal };
@@ -75,10 +76,25 @@ export async function reserveCode(tx: Transaction, request: CodeRequest & { orde
   return assessed;
 }
 
-/** Keeps the order's reservation once it is paid, or releases it when it will not be: a no-op without one. */
+/**
+ * Keeps the order's reservation once it is paid, or releases it when it will not be: a no-op without
+ * one. A payment that succeeds late, after its order's reservation was released, still keeps it: the
+ * buyer paid the discounted price.
+ */
 export async function settleRedemption(tx: Transaction, orderId: string, outcome: "kept" | "released", now: Date): Promise<void> {
+  const from = outcome === "kept" ? inArray(codeRedemptions.status, ["reserved", "released"]) : eq(codeRedemptions.status, "reserved");
   await tx
     .update(codeRedemptions)
     .set({ status: outcome, settledAt: now })
-    .where(and(eq(codeRedemptions.orderId, orderId), eq(codeRedemptions.status, "reserved")));
+    .where(and(eq(codeRedemptions.orderId, orderId), from));
+}
+
+/** The code an order redeemed, with its text, for the pages and e-mails that show the discount. */
+export async function redemptionOf(db: Queryable, orderId: string): Promise<{ code: string; discountMinor: number; status: RedemptionStatus } | undefined> {
+  const [row] = await db
+    .select({ code: discountCodes.code, discountMinor: codeRedemptions.discountMinor, status: codeRedemptions.status })
+    .from(codeRedemptions)
+    .innerJoin(discountCodes, eq(discountCodes.id, codeRedemptions.codeId))
+    .where(eq(codeRedemptions.orderId, orderId));
+  return row;
 }

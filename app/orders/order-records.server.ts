@@ -3,6 +3,7 @@ import type { Queryable, Transaction } from "../db/database.server";
 import { orderEvents, orderLines, orders, payments, type OrderStatus } from "./schema";
 import type { OrderEventDetails, OrderEventType } from "./order-events";
 import { assertTransition } from "./order-status";
+import { settleRedemption } from "./code-redemptions.server";
 import type { PricedLine } from "./pricing";
 
 /** Order rows, their event log and the reads every order module shares. */
@@ -25,7 +26,13 @@ export async function recordEvent<T extends OrderEventType>(tx: Queryable, order
   await tx.insert(orderEvents).values({ orderId, type, detail, fromStatus: status?.from ?? null, toStatus: status?.to ?? null });
 }
 
-/** Moves an order to a new status with its event; the order must be locked by the caller. */
+/** What an order's new status means for the code it reserved: paid keeps it, an unpaid end gives it back. */
+const redemptionOutcomes: Partial<Record<OrderStatus, "kept" | "released">> = { paid: "kept", payment_failed: "released", cancelled: "released" };
+
+/**
+ * Moves an order to a new status with its event, and settles its code's redemption in the same
+ * transaction; the order must be locked by the caller.
+ */
 export async function changeStatus<T extends OrderEventType>(tx: Transaction, order: Order, to: OrderStatus, type: T, detail: OrderEventDetails[T]): Promise<Order> {
   assertTransition(order.status, to);
   const [updated] = await tx
@@ -34,6 +41,8 @@ export async function changeStatus<T extends OrderEventType>(tx: Transaction, or
     .where(eq(orders.id, order.id))
     .returning();
   await recordEvent(tx, order.id, type, detail, { from: order.status, to });
+  const redemption = redemptionOutcomes[to];
+  if (redemption) await settleRedemption(tx, order.id, redemption, new Date());
   return updated as Order;
 }
 

@@ -9,6 +9,9 @@ import { newOrderNumber } from "./order-number";
 import { changeStatus, confirmationDelayMs, orderLineRow, recordEvent, type Order, type Payment } from "./order-records.server";
 import type { OrderTotals, PricedLine } from "./pricing";
 import { addUpsellLine } from "./upsell-service.server";
+import type { CodeRefusal } from "../codes/code-terms";
+import type { CountryCode, CurrencyCode } from "../market/markets";
+import { redemptionOf, reserveCode, settleRedemption } from "./code-redemptions.server";
 
 /**
  * Orders and their payments (decision 42). Every change of status is written with its event and,
@@ -41,6 +44,33 @@ export interface NewOrder {
   experiment?: { arm: string; token: string } | null;
   test: boolean;
   digitalConsent: boolean;
+  /** The code applied at the checkout; `lines` and `totals` already carry its discount. */
+  code?: { code: string; discountMinor: number } | null;
+}
+
+/** The code was refused when the order was placed (taken meanwhile, expired): nothing of the order is kept. */
+export class CodeRefused extends Error {
+  constructor(readonly refusal: CodeRefusal) {
+    super(`Code refused: ${refusal}`);
+  }
+}
+
+/**
+ * Reserves the order's code in its transaction, checked again under the code's lock: the discount
+ * the lines carry must still be what the code takes off, else the order is not placed.
+ */
+async function reserveOrderCode(tx: Transaction, order: Order, code: { code: string; discountMinor: number }): Promise<void> {
+  const reserved = await reserveCode(tx, {
+    code: code.code,
+    email: order.email,
+    country: order.market as CountryCode,
+    currency: order.currency as CurrencyCode,
+    linesMinor: order.itemsMinor + code.discountMinor,
+    now: new Date(),
+    orderId: order.id,
+  });
+  if (!reserved.ok) throw new CodeRefused(reserved.refusal);
+  if (reserved.discountMinor !== code.discountMinor) throw new CodeRefused("used");
 }
 
 
@@ -104,7 +134,8 @@ const upsellPaymentEvents = {
 /**
  * Creates the order of a checkout submission, or finds it again when the same form is sent twice,
  * and opens one payment attempt for it. The order row is locked while deciding, so two requests of
- * one submission never both start a payment.
+ * one submission never both start a payment. Throws `CodeRefused`, placing nothing, when the
+ * order's code cannot be reserved.
  */
 export async function placeOrder(db: Database, input: NewOrder, payment: { provider: string; method: string; returnPath: string }): Promise<PlaceResult> {
   return db.transaction(async (tx) => {
@@ -112,6 +143,7 @@ export async function placeOrder(db: Database, input: NewOrder, payment: { provi
     const [order] = await tx.select().from(orders).where(eq(orders.checkoutToken, input.checkoutToken)).for("update");
     if (!order) throw new Error("The order of a checkout token vanished");
     if (settledOrderStatuses.includes(order.status)) return { kind: "already_paid", order };
+    if (created && input.code) await reserveOrderCode(tx, order, input.code);
     const [open] = await tx
       .select()
       .from(payments)
@@ -129,7 +161,12 @@ export async function placeOrder(db: Database, input: NewOrder, payment: { provi
         superseded = await settlePayment(tx, open, { status: "declined", providerRef: open.providerRef, code: "cancelled" }, new Date());
         await recordEvent(tx, order.id, "payment_superseded", { payment: open.id, method: open.method });
       }
-      if (current.status === "payment_failed") current = await changeStatus(tx, current, "pending_payment", "payment_retried", {});
+      if (current.status === "payment_failed") {
+        // The decline gave the code back: paying again takes it again, if it still may be.
+        const redemption = await redemptionOf(tx, order.id);
+        if (redemption && redemption.status === "released") await reserveOrderCode(tx, current, redemption);
+        current = await changeStatus(tx, current, "pending_payment", "payment_retried", {});
+      }
     }
     const [{ attempts } = { attempts: 0 }] = await tx.select({ attempts: sql<number>`count(*)::int` }).from(payments).where(eq(payments.orderId, order.id));
     const [started] = await tx
@@ -170,6 +207,8 @@ export async function supersedeOpenAttempts(db: Database, orderId: string, newOr
       closed.push(await settlePayment(tx, payment, { status: "declined", providerRef: payment.providerRef, code: "cancelled" }, new Date()));
       await recordEvent(tx, order.id, "payment_superseded", { payment: payment.id, method: payment.method, newOrder: newOrderId });
     }
+    // Left for another order, this one will not be paid: its code is free again.
+    await settleRedemption(tx, order.id, "released", new Date());
     return closed;
   });
 }

@@ -2,13 +2,17 @@ import { isOfferedBundle, pricedBundle, vatClassOf } from "../catalog/catalog.se
 import { upsells } from "../funnel/content.server";
 import type { Market } from "../market/markets";
 import { standardDeliveryMinor, vatRateBp } from "./commerce-content.server";
+import { spreadDiscount } from "./discount";
 import { orderTotals, priceLine, type OrderTotals, type PricedLine } from "./pricing";
 
 /** What a buyer is asked to pay, computed here from the catalog and never taken from the browser. */
 export interface Quote {
-  lines: (PricedLine & { unitPriceMinor: number })[];
+  /** With a code, each line's gross and VAT are after its share of the discount, `discountMinor`. */
+  lines: (PricedLine & { unitPriceMinor: number; discountMinor?: number })[];
   totals: OrderTotals;
   currency: Market["currency"];
+  /** The code applied to the checkout and what it takes off the lines (delivery is never discounted). */
+  discount?: { code: string; discountMinor: number };
 }
 
 export function quoteLine(market: Market, bundleId: string, today: Date): PricedLine & { unitPriceMinor: number } {
@@ -41,4 +45,13 @@ export function quoteCheckout(market: Market, bundleId: string, today: Date): Qu
   if (!isOfferedBundle(bundleId) && !singleBundles.has(bundleId)) return null;
   const line = quoteLine(market, bundleId, today);
   return { lines: [line], totals: orderTotals([line], standardDeliveryMinor(market)), currency: market.currency };
+}
+
+/**
+ * The quote with a code's discount spread over its lines: each line's gross and VAT are the
+ * discounted ones, and the totals follow. Delivery keeps its price.
+ */
+export function discountedQuote(market: Market, quote: Quote, discount: { code: string; discountMinor: number }): Quote {
+  const lines = spreadDiscount(quote.lines, discount.discountMinor).map(({ undiscountedGrossMinor: _before, ...line }) => line);
+  return { lines, totals: orderTotals(lines, standardDeliveryMinor(market)), currency: quote.currency, discount };
 }

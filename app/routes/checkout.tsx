@@ -36,7 +36,8 @@ export default function CheckoutPage() {
       </section>
     );
   }
-  const { quote } = page;
+  // Applying a code answers with the quote it gives; the loader's is always without one.
+  const quote = result?.quote ?? page.quote;
   return (
     <div className="checkout">
       <DocumentMeta title={texts.title} />
@@ -51,7 +52,8 @@ export default function CheckoutPage() {
           deliveryMinor={quote.totals.deliveryMinor}
           vatMinor={quote.totals.vatMinor}
           totalMinor={quote.totals.totalMinor}
-          labels={texts}
+          discount={quote.discount}
+          labels={{ ...texts, discountLine: texts.code.line }}
         />
         <CheckoutForm
           texts={texts}
@@ -66,6 +68,7 @@ export default function CheckoutPage() {
           errors={result?.errors ?? {}}
           message={result?.message ?? page.message}
           nextAction={result?.nextAction}
+          codeError={result?.codeError ?? null}
         />
       </div>
     </div>

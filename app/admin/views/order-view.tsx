@@ -202,6 +202,16 @@ export function OrderView({
                   <td>{refundedLineIds.has(line.id) ? "refunded" : ""}</td>
                 </tr>
               ))}
+              {detail.redemption ? (
+                <tr data-testid="discount-line">
+                  {refundable && may(operator, "refund") ? <td /> : null}
+                  <td colSpan={4}>
+                    Code {detail.redemption.code} <span className="muted">(already taken off the lines above; {detail.redemption.status})</span>
+                  </td>
+                  <td className="num">{money(-detail.redemption.discountMinor)}</td>
+                  <td />
+                </tr>
+              ) : null}
               <tr>
                 {refundable && may(operator, "refund") ? <td /> : null}
                 <td colSpan={4}>Delivery</td>
