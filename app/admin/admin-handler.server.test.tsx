@@ -46,6 +46,8 @@ describe("the back office's front door and its route list", () => {
     }
     expect((await get("/admin/privacy/export")).status).toBe(405);
     expect((await post("/admin/report", {})).status).toBe(405);
+    // An action runs for a form's POST only, never for another method from anywhere.
+    for (const method of ["PUT", "PATCH", "DELETE", "OPTIONS"]) expect([method, (await get("/admin/privacy/export", method)).status]).toEqual([method, 405]);
     expect((await get("/admin/orders/vn-aaaa-bbbb")).status).toBe(404);
   });
 

@@ -103,6 +103,8 @@ async function answer(request: Request): Promise<Response> {
   if (pathname === "/admin/admin.css") {
     return new Response(stylesheet.body, { headers: { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "public, max-age=31536000, immutable" } });
   }
+  // Forms post; React Router would also run an action for PUT, PATCH or DELETE, which no page sends.
+  if (!["GET", "HEAD", "POST"].includes(request.method)) return plain(405, "Method not allowed");
   if (request.method === "POST" && !fromOwnOrigin(request, current.settings.publicUrl)) {
     return htmlPage(<MessageView title="Refused" text="This form did not come from the back office, so nothing was done." />, 403);
   }
