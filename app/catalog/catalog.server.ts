@@ -29,6 +29,8 @@ export function crossCheck(products: ProductsFile, offers: OffersFile): string[]
     offer.lines.forEach((line, index) => {
       if (!bundleIds.has(line)) problems.push(`${offersPath}: offers.${offerId}.lines.${index}: no bundle "${line}" in ${productsPath}`);
     });
+    if (offer.bump !== undefined && !bundleIds.has(offer.bump)) problems.push(`${offersPath}: offers.${offerId}.bump: no bundle "${offer.bump}" in ${productsPath}`);
+    if (offer.bump !== undefined && offer.lines.includes(offer.bump)) problems.push(`${offersPath}: offers.${offerId}.bump: "${offer.bump}" is already one of the offer's lines`);
   }
   if (!(offers.defaultOffer in offers.offers)) problems.push(`${offersPath}: defaultOffer: no offer "${offers.defaultOffer}"`);
   for (const [route, offerId] of Object.entries(offers.offerByRoute)) {
@@ -103,6 +105,16 @@ const offeredBundles = new Set(Object.values(catalog.offers.offers).flatMap((off
 
 export function isOfferedBundle(bundleId: string): boolean {
   return offeredBundles.has(bundleId);
+}
+
+/** The add-on the checkout offers with a bundle: its offer's bump, or null (a bundle sold alone, an offer without one). */
+export function bumpOf(bundleId: string): string | null {
+  return Object.values(catalog.offers.offers).find((offer) => offer.lines.includes(bundleId))?.bump ?? null;
+}
+
+/** The bundles offered as a bump on some offer's checkout. */
+export function bumpBundles(): string[] {
+  return [...new Set(Object.values(catalog.offers.offers).flatMap((offer) => (offer.bump ? [offer.bump] : [])))];
 }
 
 /** The VAT class of a bundle's product (`content/commerce/vat.json`). */

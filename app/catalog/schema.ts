@@ -67,6 +67,8 @@ export const offersFileSchema = z
         .object({
           lines: z.array(z.string()).min(2, "an offer shows at least two bundles (the banner reads the second)"),
           mostPopular: z.string(),
+          /** The one add-on the checkout offers with this offer's bundles, unticked: a bundle id. */
+          bump: z.string().optional(),
         })
         .strict()
         .refine((offer) => offer.lines.includes(offer.mostPopular), {

@@ -1,4 +1,4 @@
-import { isOfferedBundle, pricedBundle, vatClassOf } from "../catalog/catalog.server";
+import { bumpOf, isOfferedBundle, pricedBundle, vatClassOf } from "../catalog/catalog.server";
 import { upsells } from "../funnel/content.server";
 import type { Market } from "../market/markets";
 import { standardDeliveryMinor, vatRateBp } from "./commerce-content.server";
@@ -40,11 +40,16 @@ const singleBundles = new Set([
   ...Object.values(upsells.upsells).map((upsell) => upsell.bundle),
 ]);
 
-/** The quote of a checkout for one bundle an offer, product or upsell page sells, or null for any other. */
-export function quoteCheckout(market: Market, bundleId: string, today: Date): Quote | null {
+/**
+ * The quote of a checkout for one bundle an offer, product or upsell page sells, or null for any
+ * other. With `bump`, the offer's add-on is a second line of the same order (a bundle without a
+ * bump gets none).
+ */
+export function quoteCheckout(market: Market, bundleId: string, today: Date, options: { bump?: boolean } = {}): Quote | null {
   if (!isOfferedBundle(bundleId) && !singleBundles.has(bundleId)) return null;
-  const line = quoteLine(market, bundleId, today);
-  return { lines: [line], totals: orderTotals([line], standardDeliveryMinor(market)), currency: market.currency };
+  const bump = options.bump ? bumpOf(bundleId) : null;
+  const lines = [quoteLine(market, bundleId, today), ...(bump ? [quoteLine(market, bump, today)] : [])];
+  return { lines, totals: orderTotals(lines, standardDeliveryMinor(market)), currency: market.currency };
 }
 
 /**
