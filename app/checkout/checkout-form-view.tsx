@@ -22,8 +22,14 @@ interface CheckoutFormProps {
   /** Stripe's publishable key and script, when Stripe takes the payment. */
   /** What each running provider's part of the page needs, by provider id. */
   paymentPages: Readonly<Record<string, unknown>>;
+  /** Whether the order without the add-on has digital items. */
   digital: boolean;
+  /** The total the pay button names now, with the add-on when its box is ticked. */
   totalMinor: number;
+  /** The totals the page showed without and with the add-on: the server charges neither another way. */
+  quotedTotals: { plain: number; bumped: number | null };
+  /** The offer's add-on, offered in a box the buyer ticks (never ticked by the store). */
+  bump: BumpOffer | null;
   values: Record<string, string>;
   errors: CheckoutErrors;
   message: string | null;
@@ -31,6 +37,16 @@ interface CheckoutFormProps {
   nextAction?: BrowserNextAction;
   /** Why the code the buyer typed was refused. */
   codeError: string | null;
+}
+
+export interface BumpOffer {
+  bundleId: string;
+  productName: string;
+  kind: "supplement" | "digital";
+  priceMinor: number;
+  pitch: string;
+  ticked: boolean;
+  onToggle: (ticked: boolean) => void;
 }
 
 /** The submit buttons that apply or remove a code rather than pay. */
@@ -52,7 +68,7 @@ const addressFields: readonly { field: ContactField; type?: string; optional?: b
  * Contact, delivery address and payment in one form, ending with the one button that commits the
  * buyer to pay, with the total (decision 0042). The card fields are the test gateway's element.
  */
-export function CheckoutForm({ texts, token, bundleId, country, methods, paymentPages, digital, totalMinor, values, errors: serverErrors, message, nextAction, codeError }: CheckoutFormProps) {
+export function CheckoutForm({ texts, token, bundleId, country, methods, paymentPages, digital, totalMinor, quotedTotals, bump, values, errors: serverErrors, message, nextAction, codeError }: CheckoutFormProps) {
   const t = useTranslate();
   const { market, countryName } = useStorefront();
   const navigation = useNavigation();
@@ -112,7 +128,8 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
     const values = Object.fromEntries(checkoutFields.map((field) => [field, String(form.get(field) ?? "")]));
     // The Payment Element's token is made below, once everything else is right.
     if (values.method === "stripe") values.stripeToken = "ctoken_pending";
-    const found = validateCheckout(values, { country, methods, digital, today: new Date() });
+    const withDigitalBump = bump?.kind === "digital" && values.bump === "yes";
+    const found = validateCheckout(values, { country, methods, digital: digital || withDigitalBump, today: new Date() });
     setClientErrors(found);
     if (Object.keys(found).length > 0) {
       event.preventDefault();
@@ -141,7 +158,8 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
     <Form ref={form} method="post" className="form checkout-form" noValidate onSubmit={check} aria-labelledby="checkout-heading">
       <input type="hidden" name="token" value={token} />
       <input type="hidden" name="bundle" value={bundleId} />
-      <input type="hidden" name="quotedTotal" value={totalMinor} />
+      <input type="hidden" name="quotedTotal" value={quotedTotals.plain} />
+      {quotedTotals.bumped !== null ? <input type="hidden" name="quotedBumpTotal" value={quotedTotals.bumped} /> : null}
       <input type="hidden" name="appliedCode" value={values.appliedCode ?? ""} />
       <input ref={stripeToken} type="hidden" name="stripeToken" defaultValue="" />
       {message && !cardRetyped ? (
@@ -222,8 +240,10 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
           </p>
         ) : null}
       </fieldset>
-      {digital ? (
-        <div className="form-field">
+      {bump ? <BumpBox bump={bump} texts={texts.bump} /> : null}
+      {digital || bump?.kind === "digital" ? (
+        // Asked for the add-on only while its box is ticked: a style rule shows it then, with or without JavaScript.
+        <div className={digital ? "form-field" : "form-field checkout-consent--bump"}>
           <label className="checkout-consent">
             <input type="checkbox" name="digitalConsent" value="yes" data-testid="digital-consent" aria-invalid={errors.digitalConsent ? true : undefined} />
             <span>{texts.digitalConsent}</span>
@@ -242,6 +262,27 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
       {/* After the pay button, so that Enter in any other field pays rather than applies a code. */}
       <CodeField texts={texts.code} applied={values.appliedCode ?? ""} typed={values.code ?? ""} error={codeError} />
     </Form>
+  );
+}
+
+/** The offer's add-on: an unticked box with its price, which adds it to this order and this payment. */
+function BumpBox({ bump, texts }: { bump: BumpOffer; texts: CommerceTexts["checkout"]["bump"] }) {
+  const { market } = useStorefront();
+  const price = formatMoney(bump.priceMinor, { languageTag: market.languageTag, currency: market.currency });
+  return (
+    <fieldset className="checkout-form__group checkout-bump" data-testid="order-bump">
+      <legend>{texts.heading}</legend>
+      <div className="form-field">
+        <label className="checkout-consent">
+          <input type="checkbox" name="bump" value="yes" checked={bump.ticked} onChange={(event) => bump.onToggle(event.currentTarget.checked)} />
+          <span>
+            <strong>{texts.add.replace("{product}", bump.productName).replace("{price}", price)}</strong>
+            <br />
+            {bump.pitch}
+          </span>
+        </label>
+      </div>
+    </fieldset>
   );
 }
 

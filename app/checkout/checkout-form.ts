@@ -13,7 +13,7 @@ export type ContactField = (typeof contactFields)[number];
 export type CardField = "cardNumber" | "cardExpiry" | "cardCvc";
 
 /** The form's fields: the buyer's, then each payment provider's own (`payments/checkout-parts.ts`), then the page's. */
-export const checkoutFields: readonly string[] = [...contactFields, "method", "digitalConsent", ...providerFields, "token", "bundle", "quotedTotal", "code", "appliedCode"];
+export const checkoutFields: readonly string[] = [...contactFields, "method", "digitalConsent", ...providerFields, "token", "bundle", "quotedTotal", "quotedBumpTotal", "bump", "code", "appliedCode"];
 export type CheckoutErrorField = ContactField | CardField | "method" | "digitalConsent";
 export type CheckoutErrors = Partial<Record<CheckoutErrorField, true>>;
 

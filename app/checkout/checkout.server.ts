@@ -4,7 +4,8 @@ import { isUuid } from "../db/uuid";
 import { storefrontStateContext } from "../market/request-context";
 import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod, type CheckoutMethodId } from "../orders/commerce-content.server";
 import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.server";
-import { latestCheckoutPayment, orderById, paymentById, type Order } from "../orders/order-records.server";
+import { latestCheckoutPayment, linesOf, orderById, paymentById, type Order } from "../orders/order-records.server";
+import { bumpOf } from "../catalog/catalog.server";
 import { cookieOrder } from "../upsells/order-page.server";
 import { applyPaymentOutcome, CodeRefused, placeOrder, type Contact } from "../orders/order-service.server";
 import { isPaymentReturnToken, providerReturnPath, refreshAttempt, returnedPaymentState, runPaymentAttempt, supersedeLeftOrder } from "../orders/payment-attempts.server";
@@ -41,6 +42,8 @@ export interface CheckoutActionData {
   nextAction?: BrowserNextAction;
   /** What the page shows now: with the applied code's discount, or without one. */
   quote: ReturnType<typeof orderView> | null;
+  /** The same with the offer's add-on ticked, for the summary to follow the box; null without a bump. */
+  bumpQuote: ReturnType<typeof orderView> | null;
   /** Why the code the buyer typed was refused. */
   codeError?: string;
 }
@@ -67,6 +70,21 @@ function orderView(quote: Quote) {
   return { lines: quote.lines, totals: quote.totals, currency: quote.currency, discount: quote.discount ?? null };
 }
 
+/** The offer's add-on as the box beside it shows it: never ticked by the store, its price the catalog's. */
+function bumpOffer(quote: Quote, texts: CommerceTexts["checkout"]["bump"]) {
+  const line = quote.lines[1];
+  if (!line) return null;
+  const pitches: Readonly<Record<string, string>> = texts.pitch;
+  return { bundleId: line.bundleId, productName: line.productName, kind: line.kind, priceMinor: line.grossMinor + (line.discountMinor ?? 0), pitch: pitches[line.bundleId] ?? "" };
+}
+
+/** The checkout's quote without and with the offer's add-on (null when the bundle has none). */
+function checkoutQuotes(market: Parameters<typeof quoteCheckout>[0], bundleId: string, today: Date): { plain: Quote; bumped: Quote | null } | null {
+  const plain = quoteCheckout(market, bundleId, today);
+  if (!plain) return null;
+  return { plain, bumped: bumpOf(bundleId) ? quoteCheckout(market, bundleId, today, { bump: true }) : null };
+}
+
 function contactValues(order: Order): Record<string, string> {
   return Object.fromEntries(contactFields.map((field) => [field, order[field]]));
 }
@@ -76,7 +94,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   const { signingKey, settings, providers } = store();
   const texts = commerceTextsFor(lang);
   const bundleId = new URL(request.url).searchParams.get("bundle") ?? "";
-  let quote = quoteCheckout(market, bundleId, new Date());
+  const quotes = checkoutQuotes(market, bundleId, new Date());
   const base = {
     texts,
     testMode: settings.storeMode === "test",
@@ -87,7 +105,8 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   };
   // Nothing chosen yet is an ordinary visit; an unknown or retired bundle is a dead link.
   if (!bundleId) return { ...base, unavailable: true as const, notice: texts.checkout.nothingChosen };
-  if (!quote) return data({ ...base, unavailable: true as const, notice: texts.checkout.unavailable }, { status: 404 });
+  if (!quotes) return data({ ...base, unavailable: true as const, notice: texts.checkout.unavailable }, { status: 404 });
+  let { plain: quote, bumped } = quotes;
 
   // Back from a declined or cancelled payment: the same order, its details, and why it failed.
   // The same order again: back from a declined or cancelled payment (its details, and why it
@@ -100,7 +119,10 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   const failed = lastPayment && (lastPayment.status === "declined" || lastPayment.status === "cancelled");
   // The same order keeps the code its lines were discounted by.
   const redemption = retry || justPaid ? await redemptionOf(store().db, order.id) : undefined;
-  if (redemption) quote = discountedQuote(market, quote, redemption);
+  // and its add-on box as it was sent; the redemption's discount was spread over the order's lines.
+  const bumpWasTicked = (retry || justPaid) && bumped ? (await linesOf(store().db, order.id)).some((line) => line.bundleId === bumped?.lines[1]?.bundleId) : false;
+  if (redemption && bumpWasTicked && bumped) bumped = discountedQuote(market, bumped, redemption);
+  else if (redemption) quote = discountedQuote(market, quote, redemption);
   // The form's token is made for this browser, named by its cookie (set here when it has none).
   const browser = browserOf(request, settings.publicUrl);
   return data(
@@ -109,8 +131,9 @@ export async function loadCheckout({ request, context }: RouteArgs) {
       unavailable: false as const,
       bundleId,
       quote: orderView(quote),
+      bump: bumped ? { offer: bumpOffer(bumped, texts.checkout.bump), quote: orderView(bumped) } : null,
       token: retry || justPaid ? order.checkoutToken : newCheckoutToken(signingKey, bundleId, browser.id),
-      values: retry || justPaid ? { ...contactValues(order), method: lastPayment?.method ?? "", appliedCode: redemption?.code ?? "" } : {},
+      values: retry || justPaid ? { ...contactValues(order), method: lastPayment?.method ?? "", appliedCode: redemption?.code ?? "", bump: bumpWasTicked ? "yes" : "" } : {},
       message: justPaid ? texts.checkout.alreadyPlaced : failed ? texts.checkout.declines[(lastPayment.failureCode ?? "card_declined") as DeclineCode] : null,
     },
     { headers: { "Set-Cookie": browser.cookie } },
@@ -159,11 +182,19 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   const values = formValues(form);
   const kept = keptValues(values);
 
-  const undiscounted = quoteCheckout(market, values.bundle ?? "", new Date());
-  // What the page shows when it comes back: the quote with the code the form carries, once assessed.
+  const quotes = checkoutQuotes(market, values.bundle ?? "", new Date());
+  // The add-on is in the order only when the buyer ticked its box (the store never ticks it).
+  const bumpTicked = values.bump === "yes" && Boolean(quotes?.bumped);
+  const undiscounted = (bumpTicked ? quotes?.bumped : quotes?.plain) ?? null;
+  // What the page shows when it comes back: the quotes with the code the form carries, once assessed.
   let shown: Quote | null = undiscounted;
+  let shownOther: Quote | null = (bumpTicked ? quotes?.plain : quotes?.bumped) ?? null;
+  const shownQuotes = () => {
+    const [plain, bumped] = bumpTicked ? [shownOther, shown] : [shown, shownOther];
+    return { quote: plain ? orderView(plain) : null, bumpQuote: bumped ? orderView(bumped) : null };
+  };
   const reply = (status: number, message: string | null, errors: CheckoutErrors = {}, token = values.token ?? "", headers?: HeadersInit) =>
-    data<CheckoutActionData>({ errors, values: kept, token, message, quote: shown ? orderView(shown) : null }, { status, headers });
+    data<CheckoutActionData>({ errors, values: kept, token, message, ...shownQuotes() }, { status, headers });
 
   if (!undiscounted) return reply(400, texts.unavailable);
   // Only the browser the form was shown to may send it: a copy posted from another browser (or
@@ -179,14 +210,17 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     const typed = intent === "apply-code" ? (values.code ?? "").trim() : "";
     const coded = typed ? await quoteWithCode(db, market, undiscounted, typed, values.email ?? "", texts.code, new Date()) : null;
     shown = coded?.quote ?? undiscounted;
+    // The box can still change: the other quote carries the code too, assessed again when paying.
+    if (coded?.refusal === null && shownOther) shownOther = (await quoteWithCode(db, market, shownOther, coded.code, values.email ?? "", texts.code, new Date())).quote;
     const codeValues = { ...kept, code: coded?.refusal ? typed : "", appliedCode: coded?.code ?? "" };
-    return data<CheckoutActionData>({ errors: {}, values: codeValues, token: values.token ?? "", message: null, quote: orderView(shown), ...(coded?.refusal ? { codeError: coded.refusal } : {}) }, { status: coded?.refusal ? 400 : 200 });
+    return data<CheckoutActionData>({ errors: {}, values: codeValues, token: values.token ?? "", message: null, ...shownQuotes(), ...(coded?.refusal ? { codeError: coded.refusal } : {}) }, { status: coded?.refusal ? 400 : 200 });
   }
 
   // The code the form carries is assessed again for this buyer: one that stopped being valid since
   // it was applied is taken off, and the buyer sees why and the new total before paying anything.
   const codeChanged = (refusal: string) => {
     shown = undiscounted;
+    shownOther = (bumpTicked ? quotes?.plain : quotes?.bumped) ?? null;
     kept.appliedCode = "";
     return reply(409, texts.code.changed.replace("{reason}", refusal), {}, newCheckoutToken(signingKey, values.bundle ?? "", browser.id), { "Set-Cookie": browser.cookie });
   };
@@ -194,12 +228,16 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     const coded = await quoteWithCode(db, market, undiscounted, values.appliedCode, values.email ?? "", texts.code, new Date());
     if (coded.refusal !== null) return codeChanged(coded.refusal);
     shown = coded.quote;
+    if (shownOther) shownOther = (await quoteWithCode(db, market, shownOther, values.appliedCode, values.email ?? "", texts.code, new Date())).quote;
   }
   const quote: Quote = shown ?? undiscounted;
 
   // The pay button named a total: a buyer is never charged another one, such as the regular price
-  // after a reduction ended while the form was open. The page shows the new total to confirm.
-  if (values.quotedTotal && values.quotedTotal !== String(quote.totals.totalMinor)) return reply(409, texts.priceChanged);
+  // after a reduction ended while the form was open. The page shows the new total to confirm. The
+  // form carries the total with the add-on too, so that ticking its box without JavaScript pays
+  // the total the page showed for it.
+  const quotedTotal = bumpTicked ? values.quotedBumpTotal : values.quotedTotal;
+  if (quotedTotal && quotedTotal !== String(quote.totals.totalMinor)) return reply(409, texts.priceChanged);
 
   const country = deliveryCountry(market);
   const methods = paymentMethodsFor(market, paymentSetupOf(providers.keys()));
@@ -270,7 +308,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   if (attempt.order.status === "paid") throw redirect(next, { status: 303, headers: cookieHeader });
   if (outcome.status === "requires_action") {
     if (outcome.actionUrl !== undefined) throw redirect(outcome.actionUrl, { status: 303, headers: cookieHeader });
-    return data<CheckoutActionData>({ errors: {}, values: kept, token: values.token ?? "", message: null, quote: orderView(quote), nextAction: { clientSecret: outcome.clientSecret, returnPath } }, { status: 200, headers: cookieHeader });
+    return data<CheckoutActionData>({ errors: {}, values: kept, token: values.token ?? "", message: null, ...shownQuotes(), nextAction: { clientSecret: outcome.clientSecret, returnPath } }, { status: 200, headers: cookieHeader });
   }
   if (outcome.status === "processing") throw redirect(thankYouPath(next, params.locale), { status: 303, headers: cookieHeader });
   const code = outcome.status === "declined" ? outcome.code : "card_declined";

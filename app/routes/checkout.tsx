@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useActionData, useLoaderData } from "react-router";
 import type { Route } from "./+types/checkout";
 import { CheckoutForm } from "../checkout/checkout-form-view";
@@ -20,10 +21,21 @@ export function headers(): HeadersInit {
   return { "Cache-Control": "private, no-store" };
 }
 
+const noValues: Record<string, string> = {};
+
 export default function CheckoutPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<CheckoutActionData>();
   const texts = page.texts.checkout;
+  const values: Record<string, string> = (result?.values ?? (page.unavailable ? null : page.values)) ?? noValues;
+  // The add-on's box is the buyer's: the summary and the pay button follow it as it changes, and
+  // take the state the server sent back whenever the form returns.
+  const [bumpTicked, setBumpTicked] = useState(values.bump === "yes");
+  const [sentValues, setSentValues] = useState(values);
+  if (sentValues !== values) {
+    setSentValues(values);
+    setBumpTicked(values.bump === "yes");
+  }
   if (page.unavailable) {
     return (
       <section className="page-intro">
@@ -36,8 +48,10 @@ export default function CheckoutPage() {
       </section>
     );
   }
-  // Applying a code answers with the quote it gives; the loader's is always without one.
-  const quote = result?.quote ?? page.quote;
+  // Applying a code answers with the quotes it gives; the loader's are without one unless the order had it.
+  const plainQuote = result?.quote ?? page.quote;
+  const bumpQuote = result ? result.bumpQuote : (page.bump?.quote ?? null);
+  const quote = bumpTicked && bumpQuote ? bumpQuote : plainQuote;
   return (
     <div className="checkout">
       <DocumentMeta title={texts.title} />
@@ -62,9 +76,11 @@ export default function CheckoutPage() {
           country={page.country}
           methods={page.methods}
           paymentPages={page.paymentPages}
-          digital={quote.lines.some((line) => line.kind === "digital")}
+          digital={plainQuote.lines.some((line) => line.kind === "digital")}
           totalMinor={quote.totals.totalMinor}
-          values={result?.values ?? page.values}
+          quotedTotals={{ plain: plainQuote.totals.totalMinor, bumped: bumpQuote?.totals.totalMinor ?? null }}
+          bump={page.bump?.offer ? { ...page.bump.offer, ticked: bumpTicked, onToggle: setBumpTicked } : null}
+          values={values}
           errors={result?.errors ?? {}}
           message={result?.message ?? page.message}
           nextAction={result?.nextAction}
