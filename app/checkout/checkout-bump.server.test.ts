@@ -1,0 +1,101 @@
+import { eq } from "drizzle-orm";
+import { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCode } from "../codes/codes.server";
+import { storefrontStateContext } from "../market/request-context";
+import { createOrderCookie } from "../orders/order-access.server";
+import { linesOf } from "../orders/order-records.server";
+import { orders } from "../orders/schema";
+import { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import { installStore, type Store } from "../store/store.server";
+import { databaseKinds, useTestDatabase } from "../test-support/databases";
+import { storefrontState } from "../test-support/storefront";
+import { browserCookie, newBrowserId, newCheckoutToken } from "./checkout-token.server";
+import { submitCheckout, type CheckoutActionData } from "./checkout.server";
+
+const signingKey = "test-signing-key";
+const origin = "http://store.test";
+
+const contact = { givenName: "Lena", familyName: "Beispiel", addressLine1: "Hauptstraße 5", addressLine2: "", postalCode: "10115", city: "Berlin", country: "DE", phone: "" };
+const card = { method: "card", cardNumber: "4242424242424242", cardExpiry: "12/30", cardCvc: "123" };
+
+/** Sends the German checkout's form for 3 boxes of Shape (89,70 €; its add-on the recipe ebook, 9,90 €) as a browser without JavaScript does. */
+async function send(fields: Record<string, string>): Promise<{ status: number; data: CheckoutActionData | null }> {
+  const browser = newBrowserId();
+  const body = new URLSearchParams({ token: newCheckoutToken(signingKey, "shape-3", browser), bundle: "shape-3", ...fields });
+  const request = new Request(`${origin}/checkout/de?bundle=shape-3`, { method: "POST", body, headers: { Cookie: browserCookie(browser, false).split(";")[0] ?? "", "Content-Type": "application/x-www-form-urlencoded" } });
+  const context = new RouterContextProvider();
+  context.set(storefrontStateContext, storefrontState("DE"));
+  try {
+    const answer = await submitCheckout({ request, params: { locale: "de" }, context });
+    return { status: answer.init?.status ?? 200, data: answer.data };
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, data: null };
+    throw thrown;
+  }
+}
+
+describe.each(databaseKinds)("the checkout's add-on on %s", (kind) => {
+  const database = useTestDatabase(kind);
+  beforeAll(async () => {
+    installStore({
+      db: database.db,
+      settings: { publicUrl: origin, storeMode: "test", providers: {} },
+      providers: new Map([["test", new TestGateway(database.db)]]),
+      signingKey,
+      orderCookie: createOrderCookie(signingKey),
+    } as unknown as Store);
+    await createCode(database.db, {
+      code: "TENOFF",
+      reduction: { kind: "percent", percent: 10 },
+      minimumMinor: {},
+      countries: [],
+      validFrom: null,
+      validUntil: null,
+      maxRedemptions: null,
+      oncePerCustomer: false,
+      firstOrderOnly: false,
+      active: true,
+    });
+  });
+  afterAll(() => installStore(undefined));
+
+  const orderOf = async (email: string) => {
+    const [order] = await database.db.select().from(orders).where(eq(orders.email, email));
+    return order ? { order, lines: await linesOf(database.db, order.id) } : null;
+  };
+
+  it.each([
+    // what the form sends, the answer, the order's total and lines (null: no order).
+    ["not ticked", { quotedTotal: "8970", quotedBumpTotal: "9960" }, 303, 8970, ["shape-3"]],
+    ["ticked, with the consent", { bump: "yes", digitalConsent: "yes", quotedTotal: "8970", quotedBumpTotal: "9960" }, 303, 9960, ["shape-3", "ebook-1"]],
+    ["ticked, without the consent its digital item needs", { bump: "yes", quotedTotal: "8970", quotedBumpTotal: "9960" }, 400, null, null],
+    ["ticked, the page having shown another total with it", { bump: "yes", digitalConsent: "yes", quotedTotal: "8970", quotedBumpTotal: "9900" }, 409, null, null],
+    ["ticked with a code applied: the code over both lines", { bump: "yes", digitalConsent: "yes", appliedCode: "TENOFF", quotedTotal: "8073", quotedBumpTotal: "8964" }, 303, 8964, ["shape-3", "ebook-1"]],
+    ["not ticked with a code applied", { appliedCode: "TENOFF", quotedTotal: "8073", quotedBumpTotal: "8964" }, 303, 8073, ["shape-3"]],
+  ] as const)("the box %s", async (_case, fields, status, totalMinor, lines) => {
+    const email = `${kind}-${_case.replace(/\W+/g, "-")}@example.com`;
+    const answer = await send({ ...contact, ...card, email, ...fields });
+    expect(answer.status).toBe(status);
+    const placed = await orderOf(email);
+    if (totalMinor === null) {
+      expect(placed).toBeNull();
+      if (status === 400) expect(answer.data?.errors).toEqual({ digitalConsent: true });
+      // The form comes back with the box as the buyer left it, and both totals to choose from.
+      expect(answer.data?.values.bump).toBe("yes");
+      expect(answer.data?.bumpQuote?.totals.totalMinor).toBe(9960);
+      expect(answer.data?.quote?.totals.totalMinor).toBe(8970);
+      return;
+    }
+    expect(placed?.order).toMatchObject({ status: "paid", totalMinor });
+    expect(placed?.lines.map((line) => line.bundleId).sort()).toEqual([...lines].sort());
+    expect(placed?.lines.reduce((sum, line) => sum + line.grossMinor, 0)).toBe(totalMinor - (placed?.order.deliveryMinor ?? 0));
+  });
+
+  it("applying a code answers with the quotes without and with the add-on, both discounted", async () => {
+    const { data } = await send({ ...contact, email: "apply@example.com", code: "TENOFF", intent: "apply-code" });
+    expect(data?.quote?.totals.totalMinor).toBe(8073);
+    expect(data?.bumpQuote?.totals.totalMinor).toBe(8964);
+    expect(data?.bumpQuote?.lines.map((line) => line.discountMinor)).toEqual([897, 99]);
+  });
+});
