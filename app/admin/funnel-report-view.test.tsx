@@ -15,6 +15,8 @@ const figures: FunnelFigures = {
   ordersPaid: 42,
   orderConversion: 0.035,
   upsells: [{ page: "upsell", step: "upsell-1", shown: 40, taken: 10, takeRate: 0.25 }],
+  bumpTaken: 21,
+  bumpTakeRate: 0.5,
   currencies: [
     { currency: "EUR", ordersPaid: 40, revenueMinor: 266_000, averageOrderValueMinor: 6650, entryStep: "landing", visitors: 1100, revenuePerVisitorMinor: 242 },
     { currency: "GBP", ordersPaid: 2, revenueMinor: 7970, averageOrderValueMinor: 3985, entryStep: "landing", visitors: 100, revenuePerVisitorMinor: 80 },
@@ -59,7 +61,7 @@ describe("FunnelReportView", () => {
   it("shows orders, upsell take rates and money per currency, never added across currencies", () => {
     const { document } = rendered(report);
     const text = (selector: string) => [...document.querySelectorAll(selector)].map((row) => [...row.children].map((cell) => cell.textContent).join(" | "));
-    expect(text("tbody.report-orders tr")).toEqual(["Orders | Count | Order conversion", "Checkouts started | 60 | ", "Orders paid | 42 | 3.5% of landing visitors"]);
+    expect(text("tbody.report-orders tr")).toEqual(["Orders | Count | Order conversion", "Checkouts started | 60 | ", "Orders paid | 42 | 3.5% of landing visitors", "With the checkout's add-on (order bump) | 21 of 42 | 50.0% bump take rate"]);
     expect(text("tbody.report-upsells tr")).toEqual(["Upsells | Taken of shown | Take rate", "Upsell 1: upsell | 10 of 40 | 25.0%"]);
     expect(text("tbody.report-money tr")).toEqual([
       "Revenue by currency | Average order value | Revenue per visitor",

@@ -96,6 +96,16 @@ function SummaryTable({ report }: { report: FunnelReport }) {
             {entry ? <span className="report-note"> of {entry} visitors</span> : null}
           </td>
         </tr>
+        <tr data-testid="bump-take-rate">
+          <th scope="row">With the checkout&apos;s add-on (order bump)</th>
+          <td className="report-number">
+            {count(total.bumpTaken)} of {count(total.ordersPaid)}
+          </td>
+          <td className="report-number">
+            <Rate value={total.bumpTakeRate} />
+            <span className="report-note"> bump take rate</span>
+          </td>
+        </tr>
       </tbody>
       <tbody className="report-upsells">
         <SectionHead title="Upsells" columns={["Taken of shown", "Take rate"]} />

@@ -41,6 +41,8 @@ interface FixtureOrder {
   test?: boolean;
   shown?: string[];
   taken?: { page: string; gross: number }[];
+  /** The checkout's add-on ticked: a second checkout line of this gross amount. */
+  bump?: number;
 }
 
 /**
@@ -53,18 +55,19 @@ interface FixtureOrder {
  * - o7 a test order: left out unless test orders are included.
  * - o8 paid, then cancelled: started, not paid.
  * - g1 (GB, v2) paid, shown and took `upsell`; g2 withdrawn since, shown both, took none; g3 pending.
+ * - The checkout's add-on: o1 and g2 paid with it; o6 (paid after the range) and o8 (cancelled) too, not counted.
  */
 const fixture: FixtureOrder[] = [
-  { name: "o1", market: "DE", src: null, status: "paid", created: "2026-11-01T10:00:00Z", paid: "2026-11-01T10:01:00Z", total: 9960, shown: ["upsell", "upsell", "upsellMind"], taken: [{ page: "upsell", gross: 990 }] },
+  { name: "o1", market: "DE", src: null, status: "paid", created: "2026-11-01T10:00:00Z", paid: "2026-11-01T10:01:00Z", total: 9960, shown: ["upsell", "upsell", "upsellMind"], taken: [{ page: "upsell", gross: 990 }], bump: 990 },
   { name: "o2", market: "DE", src: null, status: "refunded", created: "2026-11-01T11:00:00Z", paid: "2026-11-01T11:02:00Z", total: 4990, shown: ["upsell"] },
   { name: "o3", market: "DE", src: null, status: "pending_payment", created: "2026-11-02T09:00:00Z", paid: null, total: 3000 },
   { name: "o4", market: "DE", src: null, status: "payment_failed", created: "2026-11-02T09:30:00Z", paid: null, total: 3000 },
   { name: "o5", market: "DE", src: null, status: "fulfilled", created: "2026-10-31T23:59:00Z", paid: "2026-11-01T00:05:00Z", total: 5000, taken: [{ page: "upsellMind", gross: 1490 }] },
-  { name: "o6", market: "DE", src: null, status: "paid", created: "2026-11-03T23:30:00Z", paid: "2026-11-04T00:10:00Z", total: 4000, shown: ["upsell"] },
+  { name: "o6", market: "DE", src: null, status: "paid", created: "2026-11-03T23:30:00Z", paid: "2026-11-04T00:10:00Z", total: 4000, shown: ["upsell"], bump: 990 },
   { name: "o7", market: "DE", src: null, status: "paid", created: "2026-11-01T12:00:00Z", paid: "2026-11-01T12:01:00Z", total: 100000, test: true, shown: ["upsell"], taken: [{ page: "upsell", gross: 990 }] },
-  { name: "o8", market: "DE", src: null, status: "cancelled", created: "2026-11-01T13:00:00Z", paid: "2026-11-01T13:01:00Z", total: 2000 },
+  { name: "o8", market: "DE", src: null, status: "cancelled", created: "2026-11-01T13:00:00Z", paid: "2026-11-01T13:01:00Z", total: 2000, bump: 990 },
   { name: "g1", market: "GB", src: "v2", status: "paid", created: "2026-11-01T08:00:00Z", paid: "2026-11-01T08:01:00Z", total: 4480, shown: ["upsell"], taken: [{ page: "upsell", gross: 990 }] },
-  { name: "g2", market: "GB", src: "v2", status: "withdrawn", created: "2026-11-02T08:00:00Z", paid: "2026-11-02T08:01:00Z", total: 3490, shown: ["upsell", "upsellMind"] },
+  { name: "g2", market: "GB", src: "v2", status: "withdrawn", created: "2026-11-02T08:00:00Z", paid: "2026-11-02T08:01:00Z", total: 3490, shown: ["upsell", "upsellMind"], bump: 790 },
   { name: "g3", market: "GB", src: "v2", status: "pending_payment", created: "2026-11-03T08:00:00Z", paid: null, total: 3490 },
 ];
 
@@ -117,7 +120,8 @@ describe.each(databaseKinds)("funnel report on %s", (kind) => {
         paidAt: order.paid ? new Date(order.paid) : null,
       });
       const line = (source: string, gross: number) => ({ orderId: id, bundleId: "b", productId: "p", productName: "P", kind: "supplement" as const, units: 1, grossMinor: gross, vatRateBp: 700, vatMinor: 0, source });
-      await db.insert(orderLines).values([line("checkout", order.total - (order.taken ?? []).reduce((sum, taken) => sum + taken.gross, 0)), ...(order.taken ?? []).map((taken) => line(`upsell:${taken.page}`, taken.gross))]);
+      const checkoutGross = order.total - (order.bump ?? 0) - (order.taken ?? []).reduce((sum, taken) => sum + taken.gross, 0);
+      await db.insert(orderLines).values([line("checkout", checkoutGross), ...(order.bump ? [line("checkout:1", order.bump)] : []), ...(order.taken ?? []).map((taken) => line(`upsell:${taken.page}`, taken.gross))]);
       const events = [
         { orderId: id, type: "order_created", detail: {} },
         ...(order.shown ?? []).map((page) => ({ orderId: id, type: "upsell_shown", detail: { step: page } })),
@@ -161,6 +165,16 @@ describe.each(databaseKinds)("funnel report on %s", (kind) => {
         ["CHF", 0, 0, null, "offer", 30, 0],
       ],
     });
+  });
+
+  it("counts the paid orders with the checkout's add-on, in total and per variant", async () => {
+    const report = await funnelReport(database.db, range);
+    expect([report.total.bumpTaken, report.total.bumpTakeRate]).toEqual([2, 2 / 5]);
+    expect(report.bySrc.map((row) => [row.src, row.bumpTaken, row.bumpTakeRate])).toEqual([
+      ["", 1, 1 / 3],
+      ["v2", 1, 1 / 2],
+    ]);
+    expect((await funnelReport(database.db, { ...range, src: "v2" })).total.bumpTaken).toBe(1);
   });
 
   it("breaks the figures down by variant and market", async () => {

@@ -36,6 +36,8 @@ import { upsellSource } from "../orders/upsell-service.server";
  * - upsell take rate of an upsell page: orders that took it ÷ orders it was shown to, among the
  *   orders paid in the range, each order counted once per page. An order that took an upsell
  *   was shown it, with or without a recorded `upsell_shown` event.
+ * - bump take rate: paid orders with the checkout's add-on ticked ÷ orders paid (per split-test
+ *   arm when the report is limited to one).
  * - revenue: the paid orders' totals, upsells taken included, refunds not deducted, per currency
  *   (never added across currencies); average order value = revenue ÷ paid orders; revenue per
  *   visitor = revenue ÷ entry-step views in the markets that sell in that currency (their own
@@ -107,6 +109,10 @@ export interface FunnelFigures {
   orderConversion: number | null;
   /** The upsell pages shown or taken, in funnel order. */
   upsells: UpsellFigures[];
+  /** Paid orders that had the checkout's add-on ticked. */
+  bumpTaken: number;
+  /** bumpTaken ÷ ordersPaid. */
+  bumpTakeRate: number | null;
   /** One entry per currency with visitors or paid orders. */
   currencies: CurrencyFigures[];
 }
@@ -130,6 +136,9 @@ export interface FunnelReport {
   rows: (FunnelFigures & { src: string; market: string })[];
 }
 
+/** The source of an order's second checkout line, which only the checkout's add-on makes (`placeOrder` numbers the lines after the first). */
+const bumpLineSource = "checkout:1";
+
 /** Steps where traffic comes in, before anything is bought. */
 const entrySteps: readonly FunnelStep[] = ["landing", "quiz", "summary", "offer"];
 const currencyOfMarket = new Map<string, string>(markets.map((market) => [market.country, market.currency]));
@@ -143,9 +152,11 @@ interface Cell {
   started: number;
   paid: Map<string, { orders: number; revenue: number }>;
   upsells: Map<string, { shown: number; taken: number }>;
+  /** Paid orders with the checkout's add-on. */
+  bumped: number;
 }
 
-const emptyCell = (): Cell => ({ views: new Map(), started: 0, paid: new Map(), upsells: new Map() });
+const emptyCell = (): Cell => ({ views: new Map(), started: 0, paid: new Map(), upsells: new Map(), bumped: 0 });
 
 function addTo<K>(map: Map<K, number>, key: K, amount: number): void {
   map.set(key, (map.get(key) ?? 0) + amount);
@@ -158,6 +169,7 @@ function mergeInto(target: Cell, cell: Cell): void {
     target.views.set(currency, into);
   }
   target.started += cell.started;
+  target.bumped += cell.bumped;
   for (const [currency, paid] of cell.paid) {
     const into = target.paid.get(currency) ?? { orders: 0, revenue: 0 };
     target.paid.set(currency, { orders: into.orders + paid.orders, revenue: into.revenue + paid.revenue });
@@ -216,6 +228,8 @@ function figuresOf(cell: Cell): FunnelFigures {
     ordersPaid,
     orderConversion: ratio(ordersPaid, entry.views),
     upsells,
+    bumpTaken: cell.bumped,
+    bumpTakeRate: ratio(cell.bumped, ordersPaid),
     currencies,
   };
 }
@@ -300,6 +314,9 @@ export async function funnelReport(db: Queryable, input: FunnelReportInput): Pro
         started: sql<number>`(count(*) filter (where ${created}))::int`,
         paid: sql<number>`(count(*) filter (where ${paid}))::int`,
         revenue: sql<number>`coalesce(sum(${orders.totalMinor}) filter (where ${paid}), 0)::float8`,
+        // The checkout's add-on is the order's second checkout line (the first is the bundle). The
+        // correlation is written qualified: a one-table select leaves column names bare.
+        bumped: sql<number>`(count(*) filter (where ${paid} and exists (select 1 from ${orderLines} where ${sql.raw('"order_lines"."order_id" = "orders"."id"')} and ${orderLines.source} = ${bumpLineSource})))::int`,
       })
       .from(orders)
       .where(and(or(created, paid), orderFilter))
@@ -345,6 +362,7 @@ export async function funnelReport(db: Queryable, input: FunnelReportInput): Pro
   for (const row of orderRows) {
     const cell = cellOf(row.src, row.market);
     cell.started += row.started;
+    cell.bumped += row.bumped;
     if (row.paid > 0) {
       const before = cell.paid.get(row.currency) ?? { orders: 0, revenue: 0 };
       cell.paid.set(row.currency, { orders: before.orders + row.paid, revenue: before.revenue + Number(row.revenue) });
