@@ -240,7 +240,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
           </p>
         ) : null}
       </fieldset>
-      {bump ? <BumpBox bump={bump} texts={texts.bump} /> : null}
+      {bump ? <BumpBox bump={bump} price={formatMoney(bump.priceMinor, { languageTag: market.languageTag, currency: market.currency })} texts={texts.bump} /> : null}
       {digital || bump?.kind === "digital" ? (
         // Asked for the add-on only while its box is ticked: a style rule shows it then, with or without JavaScript.
         <div className={digital ? "form-field" : "form-field checkout-consent--bump"}>
@@ -266,9 +266,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
 }
 
 /** The offer's add-on: an unticked box with its price, which adds it to this order and this payment. */
-function BumpBox({ bump, texts }: { bump: BumpOffer; texts: CommerceTexts["checkout"]["bump"] }) {
-  const { market } = useStorefront();
-  const price = formatMoney(bump.priceMinor, { languageTag: market.languageTag, currency: market.currency });
+export function BumpBox({ bump, price, texts }: { bump: BumpOffer; price: string; texts: CommerceTexts["checkout"]["bump"] }) {
   return (
     <fieldset className="checkout-form__group checkout-bump" data-testid="order-bump">
       <legend>{texts.heading}</legend>
