@@ -11,7 +11,7 @@ import { installStore, type Store } from "../store/store.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { storefrontState } from "../test-support/storefront";
 import { browserCookie, newBrowserId, newCheckoutToken } from "./checkout-token.server";
-import { submitCheckout, type CheckoutActionData } from "./checkout.server";
+import { loadCheckout, submitCheckout, type CheckoutActionData } from "./checkout.server";
 
 const signingKey = "test-signing-key";
 const origin = "http://store.test";
@@ -20,17 +20,16 @@ const contact = { givenName: "Lena", familyName: "Beispiel", addressLine1: "Haup
 const card = { method: "card", cardNumber: "4242424242424242", cardExpiry: "12/30", cardCvc: "123" };
 
 /** Sends the German checkout's form for 3 boxes of Shape (89,70 €; its add-on the recipe ebook, 9,90 €) as a browser without JavaScript does. */
-async function send(fields: Record<string, string>): Promise<{ status: number; data: CheckoutActionData | null }> {
-  const browser = newBrowserId();
+async function send(fields: Record<string, string>, browser = newBrowserId()): Promise<{ status: number; data: CheckoutActionData | null; cookie: string }> {
   const body = new URLSearchParams({ token: newCheckoutToken(signingKey, "shape-3", browser), bundle: "shape-3", ...fields });
   const request = new Request(`${origin}/checkout/de?bundle=shape-3`, { method: "POST", body, headers: { Cookie: browserCookie(browser, false).split(";")[0] ?? "", "Content-Type": "application/x-www-form-urlencoded" } });
   const context = new RouterContextProvider();
   context.set(storefrontStateContext, storefrontState("DE"));
   try {
     const answer = await submitCheckout({ request, params: { locale: "de" }, context });
-    return { status: answer.init?.status ?? 200, data: answer.data };
+    return { status: answer.init?.status ?? 200, data: answer.data, cookie: new Headers(answer.init?.headers).get("Set-Cookie")?.split(";")[0] ?? "" };
   } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, data: null };
+    if (thrown instanceof Response) return { status: thrown.status, data: null, cookie: "" };
     throw thrown;
   }
 }
@@ -90,6 +89,18 @@ describe.each(databaseKinds)("the checkout's add-on on %s", (kind) => {
     expect(placed?.order).toMatchObject({ status: "paid", totalMinor });
     expect(placed?.lines.map((line) => line.bundleId).sort()).toEqual([...lines].sort());
     expect(placed?.lines.reduce((sum, line) => sum + line.grossMinor, 0)).toBe(totalMinor - (placed?.order.deliveryMinor ?? 0));
+  });
+
+  it("back from a declined payment, the page keeps the box ticked and the code spread over both lines", async () => {
+    const browser = newBrowserId();
+    const declined = await send({ ...contact, ...card, cardNumber: "4000000000000002", email: "declined@example.com", bump: "yes", digitalConsent: "yes", appliedCode: "TENOFF", quotedTotal: "8073", quotedBumpTotal: "8964" }, browser);
+    expect(declined.status).toBe(402);
+    const request = new Request(`${origin}/checkout/de?bundle=shape-3`, { headers: { Cookie: `${declined.cookie}; ${browserCookie(browser, false).split(";")[0] ?? ""}` } });
+    const context = new RouterContextProvider();
+    context.set(storefrontStateContext, storefrontState("DE"));
+    const page = (await loadCheckout({ request, params: { locale: "de" }, context })) as { data: { values?: Record<string, string>; bump?: { quote: { totals: { totalMinor: number } } } | null } };
+    expect(page.data.values).toMatchObject({ bump: "yes", appliedCode: "TENOFF" });
+    expect(page.data.bump?.quote.totals.totalMinor).toBe(8964);
   });
 
   it("applying a code answers with the quotes without and with the add-on, both discounted", async () => {
