@@ -2,6 +2,7 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { routePath } from "../funnel/paths";
 import { isUuid } from "../db/uuid";
 import { storefrontStateContext } from "../market/request-context";
+import type { Market } from "../market/markets";
 import { deliveryCountry, isReusableMethod, paymentMethodsFor, providerOfMethod, type CheckoutMethodId } from "../orders/commerce-content.server";
 import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.server";
 import { latestCheckoutPayment, linesOf, orderById, paymentById, type Order } from "../orders/order-records.server";
@@ -79,7 +80,7 @@ function bumpOffer(quote: Quote, texts: CommerceTexts["checkout"]["bump"]) {
 }
 
 /** The checkout's quote without and with the offer's add-on (null when the bundle has none). */
-function checkoutQuotes(market: Parameters<typeof quoteCheckout>[0], bundleId: string, today: Date): { plain: Quote; bumped: Quote | null } | null {
+function checkoutQuotes(market: Market, bundleId: string, today: Date): { plain: Quote; bumped: Quote | null } | null {
   const plain = quoteCheckout(market, bundleId, today);
   if (!plain) return null;
   return { plain, bumped: bumpOf(bundleId) ? quoteCheckout(market, bundleId, today, { bump: true }) : null };
@@ -119,7 +120,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
   const failed = lastPayment && (lastPayment.status === "declined" || lastPayment.status === "cancelled");
   // The same order keeps the code its lines were discounted by.
   const redemption = retry || justPaid ? await redemptionOf(store().db, order.id) : undefined;
-  // and its add-on box as it was sent; the redemption's discount was spread over the order's lines.
+  // Its add-on box comes back as it was sent, since the redemption was spread over the order's lines.
   const bumpWasTicked = (retry || justPaid) && bumped ? (await linesOf(store().db, order.id)).some((line) => line.bundleId === bumped?.lines[1]?.bundleId) : false;
   if (redemption && bumpWasTicked && bumped) bumped = discountedQuote(market, bumped, redemption);
   else if (redemption) quote = discountedQuote(market, quote, redemption);
