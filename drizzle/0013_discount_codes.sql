@@ -33,6 +33,7 @@ CREATE TABLE "code_redemptions" (
 	CONSTRAINT "code_redemptions_discount_check" CHECK ("code_redemptions"."discount_minor" > 0)
 );
 --> statement-breakpoint
+ALTER TABLE "order_lines" ADD COLUMN "discount_minor" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "code_redemptions" ADD CONSTRAINT "code_redemptions_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "code_redemptions" ADD CONSTRAINT "code_redemptions_code_id_discount_codes_id_fk" FOREIGN KEY ("code_id") REFERENCES "public"."discount_codes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "code_redemptions_code_idx" ON "code_redemptions" USING btree ("code_id","status");--> statement-breakpoint

@@ -65,7 +65,8 @@ async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promi
   const downloads = await issueDownloadLinks(context.db, order, context.downloads ?? defaultLinkLimits);
   const lineRows: MailRow[] = lines.map((line) => ({
     label: `${lineNameIn(order.locale, line)} – ${line.kind === "digital" ? t.digitalItem : format(t.quantity, { units: line.units })}`,
-    value: money(line.grossMinor),
+    // With a code, a line shows its price before the code, as the checkout did; the code's row takes it off once.
+    value: money(line.grossMinor + line.discountMinor),
     notes: [
       format(t.vatRate, { rate: formatRate(line.vatRateBp, market.languageTag) }),
       ...(line.digitalConsentAt ? [format(t.digitalConsent, { date: formatDateTime(line.digitalConsentAt, market) })] : []),
@@ -89,14 +90,13 @@ async function orderConfirmation(row: OutboxRow, context: ComposeContext): Promi
         title: t.linesTitle,
         rows: [
           ...lineRows,
+          ...(redemption && redemption.status !== "released" ? [{ label: commerceTextsFor(order.locale).checkout.code.line.replace("{code}", redemption.code), value: money(-redemption.discountMinor) }] : []),
           { label: t.delivery, value: order.deliveryMinor === 0 ? t.free : money(order.deliveryMinor) },
           { label: t.vatTotal, value: money(order.vatMinor) },
           {
             label: t.total,
             value: money(order.totalMinor),
             strong: true,
-            // The lines' amounts are already after the code: the note says what it took off, in the checkout's words.
-            notes: redemption ? [`${commerceTextsFor(order.locale).checkout.code.line.replace("{code}", redemption.code)}: ${money(-redemption.discountMinor)}`] : [],
           },
         ],
       },

@@ -16,9 +16,9 @@ export type Payment = typeof payments.$inferSelect;
 export const confirmationDelayMs = 15 * 60 * 1000;
 
 /** An order line as stored: what was sold, at which price and VAT, from which step. */
-export function orderLineRow(orderId: string, line: PricedLine, source: string, digitalConsentAt: Date | null): typeof orderLines.$inferInsert {
-  const { bundleId, productId, productName, kind, units, grossMinor, vatRateBp, vatMinor } = line;
-  return { orderId, bundleId, productId, productName, kind, units, grossMinor, vatRateBp, vatMinor, source, digitalConsentAt };
+export function orderLineRow(orderId: string, line: PricedLine & { discountMinor?: number }, source: string, digitalConsentAt: Date | null): typeof orderLines.$inferInsert {
+  const { bundleId, productId, productName, kind, units, grossMinor, vatRateBp, vatMinor, discountMinor = 0 } = line;
+  return { orderId, bundleId, productId, productName, kind, units, grossMinor, vatRateBp, vatMinor, discountMinor, source, digitalConsentAt };
 }
 
 /** Adds an event to the order's log: one of the typed events of `order-events.ts`, with its detail. */

@@ -37,7 +37,8 @@ export interface NewOrder {
   locale: string;
   currency: string;
   contact: Contact;
-  lines: readonly PricedLine[];
+  /** With a code, each line is after its share of the discount, `discountMinor`. */
+  lines: readonly (PricedLine & { discountMinor?: number })[];
   totals: OrderTotals;
   funnelSrc: string | null;
   /** The split-test arm (`key.arm`) and exposure token the checkout's `xp` carried, when its token is valid. */

@@ -87,6 +87,8 @@ export const orderLines = pgTable(
     grossMinor: integer("gross_minor").notNull(),
     vatRateBp: integer("vat_rate_bp").notNull(),
     vatMinor: integer("vat_minor").notNull(),
+    /** The share of the order's code this line carries: `grossMinor` and `vatMinor` are after it. */
+    discountMinor: integer("discount_minor").notNull().default(0),
     /** Where the line was sold: `checkout`, or the upsell step that added it. */
     source: text("source").notNull(),
     /** When the buyer consented to immediate delivery of a digital item (withdrawal right lapses). */

@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { downloadLink, downloadNote, ...orderTexts } = commerceOrderTexts;
   const downloads = await ownDownloads(ownOrder, { downloadLink, downloadNote });
   return data(
-    { texts, order, downloads, orderTexts: { ...orderTexts, summary: { delivery: checkout.delivery, deliveryFree: checkout.deliveryFree, vatIncluded: checkout.vatIncluded, total: checkout.total } } },
+    { texts, order, downloads, orderTexts: { ...orderTexts, summary: { delivery: checkout.delivery, deliveryFree: checkout.deliveryFree, vatIncluded: checkout.vatIncluded, total: checkout.total, discountLine: checkout.code.line } } },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -68,6 +68,7 @@ export default function ThankYouPage() {
             deliveryMinor={order.deliveryMinor}
             vatMinor={order.vatMinor}
             totalMinor={order.totalMinor}
+            discount={order.discount}
             labels={orderTexts.summary}
           />
           {downloads && downloads.links.length > 0 ? (

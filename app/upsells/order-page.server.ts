@@ -4,6 +4,7 @@ import { payments } from "../orders/schema";
 import type { Queryable } from "../db/database.server";
 import { orderCookieName, orderIdFromRequest } from "../orders/order-access.server";
 import { linesOf, orderById, type Order } from "../orders/order-records.server";
+import { redemptionOf } from "../orders/code-redemptions.server";
 import { endFunnel } from "../orders/order-service.server";
 import { routeEntryForPath } from "../funnel/route-for-path";
 import { store } from "../store/store.server";
@@ -15,7 +16,10 @@ export interface OrderView {
   paid: boolean;
   test: boolean;
   currency: string;
-  lines: { bundleId: string; productName: string; kind: "supplement" | "digital"; units: number; grossMinor: number }[];
+  /** Each line's `grossMinor` is what was paid for it, after its share of the code, `discountMinor`. */
+  lines: { bundleId: string; productName: string; kind: "supplement" | "digital"; units: number; grossMinor: number; discountMinor: number }[];
+  /** The code the order redeemed and what it took off its lines. */
+  discount: { code: string; discountMinor: number } | null;
   deliveryMinor: number;
   vatMinor: number;
   totalMinor: number;
@@ -72,13 +76,15 @@ export async function orderView(order: Order | undefined, options: { endsFunnel:
   if (order.status === "pending_payment" && !(await awaitingProvider(db, order.id))) return null;
   if (options.endsFunnel) await endFunnel(db, order.id);
   const lines = await linesOf(db, order.id);
+  const redemption = await redemptionOf(db, order.id);
   return {
     number: order.number,
     status: order.status,
     paid: order.paidAt !== null,
     test: order.test,
     currency: order.currency,
-    lines: lines.map((line) => ({ bundleId: line.bundleId, productName: lineNameIn(order.locale, line), kind: line.kind, units: line.units, grossMinor: line.grossMinor })),
+    lines: lines.map((line) => ({ bundleId: line.bundleId, productName: lineNameIn(order.locale, line), kind: line.kind, units: line.units, grossMinor: line.grossMinor, discountMinor: line.discountMinor })),
+    discount: redemption && redemption.status !== "released" ? { code: redemption.code, discountMinor: redemption.discountMinor } : null,
     deliveryMinor: order.deliveryMinor,
     vatMinor: order.vatMinor,
     totalMinor: order.totalMinor,

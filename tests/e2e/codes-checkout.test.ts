@@ -95,6 +95,9 @@ describe.each(databaseKinds)("a code at the checkout on %s", (kind) => {
     await page.waitForURL(/\/upsellMind\/fr/);
     await page.getByTestId("upsell-decline").click();
     await page.waitForURL(/\/thankyou\/fr/);
+    // The thank-you page reads as the checkout did: the line before the code, the code's line, the total paid.
+    expect(await page.getByTestId("order-line").textContent()).toMatch(/89,70\s€/);
+    expect(await page.getByTestId("discount-line").textContent()).toMatch(/TENOFF.*-8,97\s€/);
     expect(await page.getByTestId("order-total").textContent()).toMatch(/80,73\s€/);
     await page.context().close();
   });
