@@ -4,6 +4,7 @@ import { experimentCounts } from "../experiments/schema";
 import { orderEvents, orderLines, orders } from "../orders/schema";
 import { orderEventType } from "../orders/order-events";
 import { unpaidStatuses } from "../orders/order-status";
+import { bumpLineSource } from "../orders/order-service.server";
 import { pageViews } from "../funnel/schema";
 import { exposureStep } from "../experiments/experiments.server";
 import { parseXp } from "../experiments/experiment-model";
@@ -135,9 +136,6 @@ export interface FunnelReport {
   /** Per variant and market. */
   rows: (FunnelFigures & { src: string; market: string })[];
 }
-
-/** The source of an order's second checkout line, which only the checkout's add-on makes (`placeOrder` numbers the lines after the first). */
-const bumpLineSource = "checkout:1";
 
 /** Steps where traffic comes in, before anything is bought. */
 const entrySteps: readonly FunnelStep[] = ["landing", "quiz", "summary", "offer"];

@@ -20,6 +20,7 @@ import {
 } from "./experiments.server";
 import { armOfQuery, newExposureToken } from "./exposure-token.server";
 import { experimentReport } from "./report.server";
+import { bumpLineSource } from "../orders/order-service.server";
 import { funnelReport } from "../admin/funnel-report.server";
 
 const signingKey = "the store's signing key in these tests";
@@ -205,14 +206,14 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
     await db.insert(experimentCounts).values(exposures.map(([arm, market, count]) => ({ experimentKey: experiment.key, arm, market, day: "2026-11-01", step: exposureStep, count })));
     await countForArm(db, { key: experiment.key, arm: 1, market: "DE", step: "checkout" });
     await countForArm(db, { key: experiment.key, arm: 1, market: "DE", step: "checkout" });
-    const fixture: { arm: number; market: "DE" | "SE"; status: OrderStatus; total: number; refunded?: number; took?: boolean; shown?: boolean; test?: boolean }[] = [
+    const fixture: { arm: number; market: "DE" | "SE"; status: OrderStatus; total: number; refunded?: number; took?: boolean; shown?: boolean; bump?: boolean; test?: boolean }[] = [
       { arm: 0, market: "DE", status: "paid", total: 5000, took: true },
       { arm: 0, market: "DE", status: "partially_refunded", total: 3000, refunded: 1000, shown: true },
-      { arm: 0, market: "DE", status: "pending_payment", total: 3000 },
-      { arm: 0, market: "SE", status: "paid", total: 20000 },
+      { arm: 0, market: "DE", status: "pending_payment", total: 3000, bump: true },
+      { arm: 0, market: "SE", status: "paid", total: 20000, bump: true },
       { arm: 0, market: "DE", status: "paid", total: 99900, test: true },
-      { arm: 1, market: "DE", status: "paid", total: 4000 },
-      { arm: 1, market: "DE", status: "fulfilled", total: 6000, took: true },
+      { arm: 1, market: "DE", status: "paid", total: 4000, bump: true },
+      { arm: 1, market: "DE", status: "fulfilled", total: 6000, took: true, bump: true },
       { arm: 1, market: "SE", status: "refunded", total: 10000, refunded: 10000 },
     ];
     for (const [index, order] of fixture.entries()) {
@@ -245,6 +246,7 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
         paidAt: order.status === "pending_payment" ? null : new Date("2026-11-02T10:00:00Z"),
       });
       await db.insert(orderLines).values({ orderId: id, bundleId: "b", productId: "p", productName: "P", kind: "supplement", units: 1, grossMinor: order.total, vatRateBp: 700, vatMinor: 0, source: order.took ? "upsell:upsell" : "checkout" });
+      if (order.bump) await db.insert(orderLines).values({ orderId: id, bundleId: "ebook-1", productId: "ebook", productName: "E", kind: "digital", units: 1, grossMinor: 0, vatRateBp: 700, vatMinor: 0, source: bumpLineSource });
       if (order.shown) await db.insert(orderEvents).values({ orderId: id, type: "upsell_shown", detail: { step: "upsell" } });
       if (order.refunded) {
         const paymentId = randomUUID();
@@ -258,12 +260,16 @@ describe.each(databaseKinds)("an experiment's report on %s", (kind) => {
     const report = await experimentReport(database.db, experiment, { includeTest: false, now: new Date("2026-11-04T00:00:00Z") });
     const [control, arm] = report.arms;
     expect(control).toMatchObject({ visitors: 120, checkoutsStarted: 4, orders: 3, upsellShown: 2, upsellTaken: 1, upsellTakeRate: 0.5, conversionDifference: null });
+    // The add-on: taken by one of three paid orders (the unpaid one that took it does not count).
+    expect(control).toMatchObject({ bumpTaken: 1, bumpTakeRate: 1 / 3, bumpTakeRateDifference: null });
     expect(control?.conversion).toBeCloseTo(3 / 120, 12);
     expect(control?.currencies.map((c) => [c.currency, c.visitors, c.orders, c.revenueMinor, c.averageOrderValueMinor])).toEqual([
       ["EUR", 100, 2, 7000, 3500],
       ["SEK", 20, 1, 19980, 19980],
     ]);
     expect(arm).toMatchObject({ visitors: 120, checkoutsStarted: 3, orders: 3, upsellShown: 1, upsellTaken: 1, upsellTakeRate: 1, views: { checkout: 2 } });
+    expect(arm).toMatchObject({ bumpTaken: 2, bumpTakeRate: 2 / 3 });
+    expect(arm?.bumpTakeRateDifference?.difference).toBeCloseTo(1 / 3, 12);
     expect(arm?.currencies.map((c) => [c.currency, c.visitors, c.orders, c.revenueMinor, c.averageOrderValueMinor])).toEqual([
       ["EUR", 90, 2, 9997, 4999],
       ["SEK", 30, 1, 0, 0],

@@ -4,6 +4,7 @@ import { experimentCounts, type PrimaryMetric } from "./schema";
 import { orderEventType } from "../orders/order-events";
 import { orders, type OrderStatus } from "../orders/schema";
 import { markets } from "../market/markets";
+import { bumpLineSource } from "../orders/order-service.server";
 import { upsellSource } from "../orders/upsell-service.server";
 import { parseXp } from "./experiment-model";
 import { exposureStep, type Experiment } from "./experiments.server";
@@ -82,6 +83,10 @@ export interface ArmFigures {
   upsellTaken: number;
   upsellTakeRate: number | null;
   upsellTakeRateDifference: Interval | null;
+  /** Paid orders that took the checkout's add-on (order bump), of the arm's paid orders. */
+  bumpTaken: number;
+  bumpTakeRate: number | null;
+  bumpTakeRateDifference: Interval | null;
   currencies: CurrencyFigures[];
   /** Why this arm's figures are not rates, when they are not (more orders than visitors). */
   problem: string | null;
@@ -140,6 +145,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
         // Drizzle writes selected columns without their table, so the correlated subqueries name theirs.
         refundedMinor: sql<number>`coalesce((select sum(r.amount_minor) from refunds r where r.order_id = "orders"."id" and r.status = 'succeeded'), 0)::float8`,
         tookUpsell: sql<boolean>`exists (select 1 from order_lines l where l.order_id = "orders"."id" and l.source like ${`${upsellPrefix}%`})`,
+        tookBump: sql<boolean>`exists (select 1 from order_lines l where l.order_id = "orders"."id" and l.source = ${bumpLineSource})`,
         shownUpsell: sql<boolean>`exists (select 1 from order_events e where e.order_id = "orders"."id" and e.type = ${orderEventType.upsellShown})`,
       })
       .from(orders)
@@ -158,7 +164,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     visitorsByMarket: new Map<string, number>(),
     views: {} as Record<string, number>,
     started: 0,
-    paid: [] as { market: string; currency: string; net: number; capped: number; tookUpsell: boolean; shownUpsell: boolean }[],
+    paid: [] as { market: string; currency: string; net: number; capped: number; tookUpsell: boolean; shownUpsell: boolean; tookBump: boolean }[],
   }));
   for (const count of counts) {
     const arm = arms[count.arm];
@@ -192,6 +198,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
       capped: 0,
       tookUpsell: order.tookUpsell,
       shownUpsell: order.shownUpsell || order.tookUpsell,
+      tookBump: order.tookBump,
     });
   }
 
@@ -251,6 +258,12 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     const shown = arm.paid.filter((order) => order.shownUpsell).length;
     return { n: visitorsOf(arm), sumX: taken, sumY: shown, sumXX: taken, sumYY: shown, sumXY: taken };
   };
+  /** The add-on's take rate: orders that took it ÷ paid orders, per visitor as the upsell's. */
+  const bumpSums = (arm: (typeof arms)[number]): RatioSums => {
+    const taken = arm.paid.filter((order) => order.tookBump).length;
+    const paid = arm.paid.length;
+    return { n: visitorsOf(arm), sumX: taken, sumY: paid, sumXX: taken, sumYY: paid, sumXY: taken };
+  };
 
   // The primary metric's comparisons, one per arm (and currency): Holm-Bonferroni over all of them.
   const comparisons = arms.slice(1).flatMap((arm) =>
@@ -267,6 +280,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     const conversionDifference = isControl ? null : versus(arm, undefined, () => sequentialDifference(conversionSampleOf(control), conversionSampleOf(arm)));
     const upsellShown = arm.paid.filter((order) => order.shownUpsell).length;
     const upsellTaken = arm.paid.filter((order) => order.tookUpsell).length;
+    const bumpTaken = arm.paid.filter((order) => order.tookBump).length;
     const byCurrency = currencies.map((currency): CurrencyFigures => {
       const paid = arm.paid.filter((order) => order.currency === currency);
       const revenueMinor = paid.reduce((sum, order) => sum + order.capped, 0);
@@ -305,6 +319,9 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
       upsellTaken,
       upsellTakeRate: ratio(upsellTaken, upsellShown),
       upsellTakeRateDifference: isControl ? null : versus(arm, undefined, () => sequentialRatioDifference(upsellSums(control), upsellSums(arm))),
+      bumpTaken,
+      bumpTakeRate: ratio(bumpTaken, arm.paid.length),
+      bumpTakeRateDifference: isControl ? null : versus(arm, undefined, () => sequentialRatioDifference(bumpSums(control), bumpSums(arm))),
       currencies: byCurrency,
       problem,
       verdict: gate.ready && !isControl ? (findings.length > 0 ? `${findings.join("; ")}.` : "No difference to the control shown yet.") : null,

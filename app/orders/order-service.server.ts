@@ -19,6 +19,12 @@ import { redemptionOf, reserveCode, settleRedemption } from "./code-redemptions.
  * may change at once are read `FOR UPDATE`, so PostgreSQL's real concurrency loses nothing.
  */
 
+/** A checkout line's source: the bundle is `checkout`, the lines after it `checkout:1`, … */
+const checkoutLineSource = (index: number) => (index === 0 ? "checkout" : `checkout:${index}`);
+
+/** The source of the checkout's add-on (order bump), the only second line a checkout makes. */
+export const bumpLineSource = checkoutLineSource(1);
+
 export interface Contact {
   email: string;
   givenName: string;
@@ -103,7 +109,7 @@ async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | un
     if (!order) return undefined;
     const consentAt = input.digitalConsent ? new Date() : null;
     await tx.insert(orderLines).values(
-      input.lines.map((line, index) => orderLineRow(order.id, line, index === 0 ? "checkout" : `checkout:${index}`, line.kind === "digital" ? consentAt : null)),
+      input.lines.map((line, index) => orderLineRow(order.id, line, checkoutLineSource(index), line.kind === "digital" ? consentAt : null)),
     );
     await recordEvent(tx, order.id, "order_created", { total: order.totalMinor, currency: order.currency, lines: input.lines.length });
     return order;

@@ -362,6 +362,12 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
             <th scope="col" className="report-number">
               Upsell vs control
             </th>
+            <th scope="col" className="report-number">
+              Add-on take rate
+            </th>
+            <th scope="col" className="report-number">
+              Add-on vs control
+            </th>
             <th scope="col">Verdict ({metricLabels[report.primaryMetric].toLowerCase()})</th>
             {canShip ? <th scope="col">Ship</th> : null}
           </tr>
@@ -390,6 +396,10 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
                 {percent(arm.upsellTakeRate, 0)} <span className="report-note">({arm.upsellTaken} of {arm.upsellShown})</span>
               </td>
               <td className="report-number">{arm.arm === 0 ? "—" : <IntervalText interval={arm.upsellTakeRateDifference} format={points} />}</td>
+              <td className="report-number" data-testid="arm-bump-take-rate">
+                {percent(arm.bumpTakeRate, 0)} <span className="report-note">({arm.bumpTaken} of {arm.orders})</span>
+              </td>
+              <td className="report-number">{arm.arm === 0 ? "—" : <IntervalText interval={arm.bumpTakeRateDifference} format={points} />}</td>
               <td>{arm.arm === 0 ? "—" : (arm.verdict ?? <span className="muted">none yet</span>)}</td>
               {canShip ? (
                 <td>
