@@ -34,18 +34,24 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
   if (!terms) return { ok: false, refusal: "unknown" };
   const buyer = customerKey(request.email);
   const others = request.orderId ? ne(codeRedemptions.orderId, request.orderId) : undefined;
-  const [taken] = await db
-    .select({
-      all: sql<number>`count(*)::int`,
-      byBuyer: sql<number>`count(*) filter (where ${codeRedemptions.customerKey} = ${buyer})::int`,
-    })
-    .from(codeRedemptions)
-    .where(and(eq(codeRedemptions.codeId, terms.id), holding, others));
-  const [paid] = await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(sql`lower(${orders.email}) = ${buyer}`, isNotNull(orders.paidAt)))
-    .limit(1);
+  // Only what the code's terms limit is counted: a code without limits costs one query.
+  const [taken] =
+    terms.maxRedemptions !== null || terms.oncePerCustomer
+      ? await db
+          .select({
+            all: sql<number>`count(*)::int`,
+            byBuyer: sql<number>`count(*) filter (where ${codeRedemptions.customerKey} = ${buyer})::int`,
+          })
+          .from(codeRedemptions)
+          .where(and(eq(codeRedemptions.codeId, terms.id), holding, others))
+      : [];
+  const [paid] = terms.firstOrderOnly
+    ? await db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(sql`lower(${orders.email}) = ${buyer}`, isNotNull(orders.paidAt)))
+        .limit(1)
+    : [];
   const refusal = refusalOf(terms, {
     country: request.country,
     currency: request.currency,
