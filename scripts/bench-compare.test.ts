@@ -16,6 +16,13 @@ const newer = {
     serverPeakMemoryMB: "not a number",
     backOfficeOnPostgres: { orders: 10000, pages: [{ page: "/admin/orders", p50Ms: 9.6, p99Ms: 63.4 }] },
   },
+  checkoutWithCode: {
+    times: [
+      { request: "order paid (POST)", code: "without", p50Ms: 30.2, p99Ms: 80 },
+      { request: "order paid (POST)", code: "with", p50Ms: 34.5, p99Ms: 90 },
+    ],
+    load: [{ request: "checkout quote (POST apply-code)", code: "with", connections: 10, requestsPerSecond: 210 }],
+  },
 };
 
 describe("benchmark comparison", () => {
@@ -25,6 +32,9 @@ describe("benchmark comparison", () => {
     expect(figures.get("req/s: geo page (FR), browser @50")).toBe(1500);
     expect(figures.get("back office p99 ms: /admin/orders")).toBe(63.4);
     expect(figures.has("server peak memory MB")).toBe(false);
+    expect(figures.get("checkout p50 ms: order paid (POST), without code")).toBe(30.2);
+    expect(figures.get("checkout p50 ms: order paid (POST), with code")).toBe(34.5);
+    expect(figures.get("req/s: checkout quote (POST apply-code), with code @10")).toBe(210);
     expect(keyFigures(older).get("req/s: geo page (FR), browser @20")).toBe(123);
     expect(keyFigures("nonsense").size).toBe(0);
   });

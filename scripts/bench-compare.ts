@@ -42,6 +42,13 @@ export function keyFigures(result: unknown): Map<string, number> {
       put(`back office p99 ms: ${String(row.page)}`, row.p99Ms);
     }
   }
+  // The checkout without a code and with one applied (runs before codes have none).
+  const codes = isObject(result.checkoutWithCode) ? result.checkoutWithCode : {};
+  for (const row of rows(codes.times)) {
+    put(`checkout p50 ms: ${String(row.request)}, ${String(row.code)} code`, row.p50Ms);
+    put(`checkout p99 ms: ${String(row.request)}, ${String(row.code)} code`, row.p99Ms);
+  }
+  for (const row of rows(codes.load)) put(`req/s: ${String(row.request)}, ${String(row.code)} code @${String(row.connections)}`, row.requestsPerSecond);
   return figures;
 }
 

@@ -13,7 +13,7 @@ export const benchServerEnv = { TRUST_PROXY: "loopback" };
 let buyers = 0;
 
 /** A different client address for each buyer (10.0.0.1, 10.0.0.2, ...). */
-function nextBuyerAddress(): string {
+export function nextBuyerAddress(): string {
   buyers += 1;
   return `10.${(buyers >> 16) & 255}.${(buyers >> 8) & 255}.${buyers & 255}`;
 }

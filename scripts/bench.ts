@@ -6,11 +6,14 @@
  * br`) at 10 and 50 connections for a prerendered page (also uncompressed, for the ratio), geo
  * pages with a warm cache and the checkout; orders per second with ten buyers paying at once (on
  * the embedded database, and on PostgreSQL when `BENCH_DATABASE_URL` names one, which also times
- * the back office with 10,000 orders); the upsell accept time; the server's peak memory. Prints
- * tables, writes `bench-results/bench.json`, compares with the previous run (or `--compare
- * file.json`) and says which budgets hold. Figures, never test assertions. `--no-build` reuses the
- * current build; `--quick` skips Lighthouse and the load test; `--experiments` measures only the
- * cost of a split test's assignment on entry requests (scripts/bench-experiments.ts). `--downloads`
+ * the back office with 10,000 orders); the upsell accept time; the server's peak memory; and the
+ * checkout's server time without a discount code next to with one applied, for the POST that
+ * quotes and for a paid order, with the quoting POST's requests per second at 10 connections
+ * (scripts/bench-codes.ts, under `checkoutWithCode`, in `--quick` runs too). Prints tables, writes
+ * `bench-results/bench.json`, compares with the previous run (or `--compare file.json`) and says
+ * which budgets hold. Figures, never test assertions. `--no-build` reuses the current build;
+ * `--quick` skips Lighthouse and the load test (not the code's figures); `--experiments` measures
+ * only the cost of a split test's assignment on entry requests (scripts/bench-experiments.ts). `--downloads`
  * measures digital delivery alone (a 50 MB file through the store from the filesystem and from S3,
  * and the server's memory with 20 downloads at once) and writes `bench-results/downloads.json`.
  * `--pages offer,quiz` measures only those page types, Lighthouse included, without the load test,
@@ -28,6 +31,7 @@ import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { chromiumPath } from "../tests/e2e/support/chromium";
 import { startServer, type RunningServer } from "../tests/e2e/support/server";
 import { backOfficeOnPostgres } from "./bench-back-office";
+import { codeCheckoutTimes, sideBySide } from "./bench-codes";
 import { assignmentCost } from "./bench-experiments";
 import { downloadBench } from "./bench-downloads";
 import { compareWithPrevious } from "./bench-compare";
@@ -198,7 +202,8 @@ try {
           ordersOnPostgres: await ordersOnPostgres(),
           backOfficeOnPostgres: await backOfficeOnPostgres(),
         };
-  const result = { buildSeconds, prerenderedPages: countPrerenderedPages(), budget, pages, loadTest };
+  const checkoutWithCode = options.pages ? null : await codeCheckoutTimes();
+  const result = { buildSeconds, prerenderedPages: countPrerenderedPages(), budget, pages, loadTest, checkoutWithCode };
 
   console.log(`build: ${buildSeconds ?? "skipped"} s, prerendered pages: ${result.prerenderedPages}`);
   console.table(pages);
@@ -210,6 +215,13 @@ try {
   if (loadTest?.backOfficeOnPostgres) {
     console.log(`back office on PostgreSQL with ${loadTest.backOfficeOnPostgres.orders} orders, server time per page:`);
     console.table(loadTest.backOfficeOnPostgres.pages);
+  }
+  if (checkoutWithCode) {
+    console.log(`checkout without a code and with ${checkoutWithCode.code} applied, ${checkoutWithCode.path}, server time per request, one after another:`);
+    console.table(checkoutWithCode.times);
+    console.table(sideBySide(checkoutWithCode));
+    console.log("the checkout's quoting POSTs under load, without and with the code:");
+    console.table(checkoutWithCode.load);
   }
   const misses = pages.flatMap((page) => {
     const lh = page as Partial<LighthouseFigures> & typeof page;
