@@ -90,9 +90,9 @@ describe.each(databaseKinds)("the order bump on %s", (kind) => {
     return context.newPage();
   }
 
-  /** As a visitor goes: the offer page, then the 3-box bundle's button. */
-  async function checkoutFromOffer(page: Page, market: string): Promise<void> {
-    await openHydrated(page, `${server.url}/offer/${market}`);
+  /** As a visitor goes: the offer page (of a split test's variant when `query` names one), then the 3-box bundle's button. */
+  async function checkoutFromOffer(page: Page, market: string, query = ""): Promise<void> {
+    await openHydrated(page, `${server.url}/offer/${market}${query}`);
     await page.locator('[data-testid="product-card"] a[href*="bundle=shape-3"]').click();
     await page.waitForURL(new RegExp(`/checkout/${market}\\?bundle=shape-3`));
     await page.waitForSelector("html[data-hydrated]");
@@ -137,7 +137,8 @@ describe.each(databaseKinds)("the order bump on %s", (kind) => {
 
     it("ticked, adds its price to the summary and the pay button, asks for the digital consent, and is paid in the same payment", { timeout: 90_000 }, async () => {
       const page = await newVisitor();
-      await checkoutFromOffer(page, m.market);
+      // From the split test's variant v2: the report counts its take rate per variant.
+      await checkoutFromOffer(page, m.market, "?src=v2");
       await bumpBox(page).check();
       await expect.poll(() => page.getByTestId("order-line").count()).toBe(2);
       expect((await lineTexts(page))[1]).toMatch(m.bump);
@@ -266,7 +267,7 @@ describe.each(databaseKinds)("the order bump on %s", (kind) => {
     await page.context().close();
   });
 
-  it("shows the operator the bump take rate in the funnel report: only the paid orders count", { timeout: 60_000 }, async () => {
+  it("shows the operator the bump take rate in the funnel report, of the paid orders, in all and per variant", { timeout: 60_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await logIn(page, server.url, "owner@example.com", ownerPassword);
     const day = new Date().toISOString().slice(0, 10);
@@ -278,6 +279,11 @@ describe.each(databaseKinds)("the order bump on %s", (kind) => {
     const row = page.getByTestId("bump-take-rate");
     expect((await row.textContent())?.replace(/\s+/g, " ")).toContain(`${bumped} of ${paid}`);
     expect(await row.textContent()).toContain(`${((100 * bumped) / paid).toFixed(1)}%`);
+
+    // Filtered to the variant v2, whose only orders took the add-on.
+    await page.goto(`${server.url}/admin/report?from=${day}&to=${day}&test=1&src=v2`);
+    expect((await page.getByTestId("bump-take-rate").textContent())?.replace(/\s+/g, " ")).toContain(`${markets.length} of ${markets.length}`);
+    expect(await page.getByTestId("bump-take-rate").textContent()).toContain("100.0%");
     await page.close();
   });
 });
