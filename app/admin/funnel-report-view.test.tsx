@@ -62,6 +62,8 @@ describe("FunnelReportView", () => {
     const { document } = rendered(report);
     const text = (selector: string) => [...document.querySelectorAll(selector)].map((row) => [...row.children].map((cell) => cell.textContent).join(" | "));
     expect(text("tbody.report-orders tr")).toEqual(["Orders | Count | Order conversion", "Checkouts started | 60 | ", "Orders paid | 42 | 3.5% of landing visitors", "With the checkout's add-on (order bump) | 21 of 42 | 50.0% bump take rate"]);
+    // Per split-test variant too: the breakdown's add-on column.
+    expect([...document.querySelectorAll('[data-testid="row-bump-take-rate"]')].map((cell) => cell.textContent)).toEqual(["50.0%", "50.0%", "50.0%"]);
     expect(text("tbody.report-upsells tr")).toEqual(["Upsells | Taken of shown | Take rate", "Upsell 1: upsell | 10 of 40 | 25.0%"]);
     expect(text("tbody.report-money tr")).toEqual([
       "Revenue by currency | Average order value | Revenue per visitor",

@@ -234,6 +234,7 @@ function BreakdownTable({ title, rows, columns }: { title: string; rows: Breakdo
           <th scope="col">Checkouts started</th>
           <th scope="col">Orders paid</th>
           <th scope="col">Order conversion</th>
+          <th scope="col">Add-on take rate</th>
           <th scope="col">Average order value</th>
           <th scope="col">Revenue per visitor</th>
         </tr>
@@ -241,7 +242,7 @@ function BreakdownTable({ title, rows, columns }: { title: string; rows: Breakdo
       <tbody>
         {rows.length === 0 ? (
           <tr>
-            <td colSpan={columns.length + 7} className="report-empty">
+            <td colSpan={columns.length + 8} className="report-empty">
               Nothing was counted for this filter.
             </td>
           </tr>
@@ -256,6 +257,9 @@ function BreakdownTable({ title, rows, columns }: { title: string; rows: Breakdo
               <td className="report-number">{count(row.ordersPaid)}</td>
               <td className="report-number">
                 <Rate value={row.orderConversion} />
+              </td>
+              <td className="report-number" data-testid="row-bump-take-rate">
+                <Rate value={row.bumpTakeRate} />
               </td>
               <td className="report-number">
                 <PerCurrency currencies={row.currencies} pick={(figures) => figures.averageOrderValueMinor} />
