@@ -167,7 +167,7 @@ describe.each(databaseKinds)("the back office on %s", (kind) => {
     await logIn(page, server.url, "support@example.com", supportPassword);
     await page.goto(`${server.url}/admin/fulfilment`);
     expect(await seriousViolations(page)).toEqual([]);
-    // Paid a minute ago: within the promise of one working day, so not marked overdue.
+    // Paid a minute ago: due out at the cut-off ahead (today's or the next shipping day's), so not marked overdue.
     expect(await page.getByTestId("admin-overdue").count()).toBe(0);
     const csvLink = page.getByTestId("admin-fulfilment-csv");
     const csv = await page.request.get(new URL((await csvLink.getAttribute("href")) ?? "", server.url).toString());
