@@ -11,6 +11,7 @@
  * a time is the server's own: a real visitor's network adds one round trip for the redirect.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
@@ -42,6 +43,9 @@ export interface AddedTimeFigures {
   /** Each visit with the test minus the visit without it that was sent beside it. */
   pairedAddedP50Ms: number;
   pairedAddedP99Ms: number;
+  /** The servers' processor time per visit, on average: the work added, whatever else the machine runs. */
+  withoutTestCpuMsPerVisit: number;
+  withTestCpuMsPerVisit: number;
   holds: boolean;
 }
 
@@ -73,14 +77,30 @@ async function visit(base: string, path: string, headers: Record<string, string>
   return { ms: first.ms + page.ms, redirectMs: first.ms };
 }
 
+/** A process's processor time so far (user and system), in milliseconds, from Linux's `/proc`. */
+function cpuMs(pid: number): number {
+  // utime and stime, fields 14 and 15 of the line (counted from the pid), in clock ticks of 10 ms.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+interface Servers {
+  without: string;
+  with: string;
+  withoutPid: number;
+  withPid: number;
+}
+
 /** `visits` visits of `path` on each server, in turn, after a warm-up that also fills each arm's page cache. */
-async function measurePair(name: string, path: string, servers: { without: string; with: string }, visits: number, headers: Record<string, string> = {}): Promise<AddedTimeFigures> {
+async function measurePair(name: string, path: string, servers: Servers, visits: number, headers: Record<string, string> = {}): Promise<AddedTimeFigures> {
   const warmUp = 300;
   const without: number[] = [];
   const withTest: number[] = [];
   const redirects: number[] = [];
   const armPages: number[] = [];
+  let cpuAtStart = { without: 0, with: 0 };
   for (let index = 0; index < warmUp + visits; index++) {
+    if (index === warmUp) cpuAtStart = { without: cpuMs(servers.withoutPid), with: cpuMs(servers.withPid) };
     // Which server goes first changes every visit, so neither always meets a machine the other just woke.
     const first = index % 2 === 0 ? "without" : "with";
     const a = await visit(servers[first], path, headers);
@@ -94,6 +114,9 @@ async function measurePair(name: string, path: string, servers: { without: strin
       armPages.push(tested.ms - tested.redirectMs);
     }
   }
+  const cpuPerVisit = (pid: number, atStart: number) => +((cpuMs(pid) - atStart) / visits).toFixed(3);
+  const withoutTestCpuMsPerVisit = cpuPerVisit(servers.withoutPid, cpuAtStart.without);
+  const withTestCpuMsPerVisit = cpuPerVisit(servers.withPid, cpuAtStart.with);
   const paired = withTest.map((ms, index) => ms - (without[index] ?? Number.NaN));
   const addedP99Ms = +(percentile(withTest, 0.99) - percentile(without, 0.99)).toFixed(3);
   return {
@@ -110,6 +133,8 @@ async function measurePair(name: string, path: string, servers: { without: strin
     addedP50Ms: +(percentile(withTest, 0.5) - percentile(without, 0.5)).toFixed(3),
     pairedAddedP50Ms: percentile(paired, 0.5),
     pairedAddedP99Ms: percentile(paired, 0.99),
+    withoutTestCpuMsPerVisit,
+    withTestCpuMsPerVisit,
     holds: addedP99Ms < addedP99BudgetMs,
   };
 }
@@ -145,6 +170,11 @@ async function serverWithOwnData(withOperator: boolean): Promise<{ server: Runni
   return { server: await startServer(env), dataDir };
 }
 
+function pid(server: RunningServer): number {
+  if (server.process.pid === undefined) throw new Error("The benchmark's server has no process id");
+  return server.process.pid;
+}
+
 export interface AssignmentCost {
   measuredAt: string;
   /** The machine's load average (1, 5 and 15 minutes) before and after: a busy machine widens every tail. */
@@ -166,7 +196,7 @@ export async function assignmentCost(visits = 3000): Promise<AssignmentCost> {
     const withTest = await serverWithOwnData(true);
     started.push(withTest);
     await startTest(withTest.server.url);
-    const servers = { without: without.server.url, with: withTest.server.url };
+    const servers = { without: without.server.url, with: withTest.server.url, withoutPid: pid(without.server), withPid: pid(withTest.server) };
     const pairs = [
       await measurePair("entry, prerendered", "/offer/fr?src=ad", servers, visits),
       await measurePair("entry, geo page", "/offer?src=ad", servers, visits, { "CF-IPCountry": "FR" }),
