@@ -96,3 +96,64 @@ describe("e-mail texts", () => {
     expect(flatTexts(mailTextsFor("ch_CH")).filter(([, text]) => text.includes("ß"))).toEqual([]);
   });
 });
+
+/**
+ * Wording that tells a visitor a price or an offer is held for them alone. Every visitor gets the
+ * same prices, so such a sentence is untrue and a pressure the Unfair Commercial Practices
+ * Directive forbids. A sentence is refused when it has both a word of keeping something for the
+ * reader and a word of price or offer. (A welcome code is issued to each visitor, so calling it
+ * personal is true; saying it was kept or set aside for them is not.)
+ */
+const heldForTheVisitor: Record<string, { held: RegExp; offer: RegExp }> = {
+  de: { held: /reserviert|zurückgelegt|nur für sie/i, offer: /preis|angebot|gutschein|rabatt/i },
+  fr: { held: /réserv|mis de côté|rien que pour vous/i, offer: /prix|offre|code promo|réduction|remise|coupon/i },
+  en: { held: /reserved|set aside|held for you|just for you|only for you/i, offer: /price|offer|coupon|discount/i },
+  es: { held: /reservad|solo para ti/i, offer: /precio|oferta|cupón|descuento/i },
+  it: { held: /riservat|messo da parte|solo per te/i, offer: /prezzo|offerta|coupon|sconto/i },
+  sv: { held: /reserver|sparat|bara för dig/i, offer: /pris|erbjudande|rabatt/i },
+  da: { held: /reserver|til side|kun til dig/i, offer: /pris|tilbud|rabat/i },
+  fi: { held: /varattu|varann|vain sinulle/i, offer: /hinta|hinna|tarjou|alennu/i },
+};
+/** The language a locale is written in: Swiss German is German, Swiss French French. */
+const languageOf = (locale: string) => ({ ch_CH: "de", ch_FR: "fr" })[locale] ?? locale.slice(0, 2);
+
+/** The sentences of a locale's copy that say a price or an offer is kept for the reader. */
+function offersHeldForTheVisitor(locale: string, texts: [string, string][]): string[] {
+  const words = heldForTheVisitor[languageOf(locale)];
+  if (!words) throw new Error(`No wording check for ${locale}`);
+  return texts.flatMap(([key, text]) =>
+    text
+      .split(/(?<=[.!?])\s+/)
+      .filter((sentence) => words.held.test(sentence) && words.offer.test(sentence))
+      .map((sentence) => `${key}: ${sentence}`),
+  );
+}
+
+/** Every folder of content/ with a file per locale: the copy a buyer reads. */
+const localeFolders = ["checkout", "funnel", "landing", "legal", "mail", "messages", "products", "reviews"];
+
+describe("prices and offers", () => {
+  it.each(localeCodes)("%s never says a price or an offer is reserved for the visitor", (locale) => {
+    const texts = localeFolders.flatMap((folder) => {
+      const file = new URL(`./${folder}/${locale}.json`, import.meta.url);
+      return existsSync(file) ? flatTexts(JSON.parse(readFileSync(file, "utf8")), folder) : [];
+    });
+    expect(texts.length).toBeGreaterThan(0);
+    expect(offersHeldForTheVisitor(locale, texts)).toEqual([]);
+  });
+
+  it.each([
+    ["de_DE", "Am Ende schlagen wir Ihnen die passende Routine vor – zusammen mit einem Sonderpreis, den wir für Sie reserviert haben."],
+    ["ch_CH", "Wir haben einen Gutschein für Ihre erste Bestellung für Sie zurückgelegt."],
+    ["fr_FR", "À la fin, nous vous suggérerons la routine qui vous correspond, avec un prix spécial qui vous est réservé."],
+    ["ch_FR", "Nous vous avons réservé un code de réduction pour votre première commande."],
+    ["en_GB", "At the end, we’ll suggest the routine that suits you, together with a special price reserved for you."],
+    ["es_ES", "Al final te sugeriremos la rutina que mejor te encaja, junto con un precio especial reservado para ti."],
+    ["it_IT", "Alla fine ti suggeriremo la routine più adatta a te, insieme a un prezzo speciale riservato a te."],
+    ["sv_SE", "Till sist föreslår vi den rutin som passar dig, tillsammans med ett specialpris som är reserverat för dig."],
+    ["da_DK", "Til sidst foreslår vi den rutine, der passer til dig, sammen med en særpris, der er reserveret til dig."],
+    ["fi_FI", "Lopuksi ehdotamme sinulle sopivaa rutiinia sekä sinulle varattua erikoishintaa."],
+  ])("%s: the check recognises a price held for the visitor", (locale, sentence) => {
+    expect(offersHeldForTheVisitor(locale, [["intro", sentence]])).toEqual([`intro: ${sentence}`]);
+  });
+});

@@ -138,9 +138,10 @@ export function marketOfPage(path: string, market: CountryCode): CountryCode {
 
 /**
  * Arms sell at one price: an arm whose page shows any visitor of the test another market than the
- * entry does (special-offer paths force France) is refused, one sentence per such arm.
+ * entry does (special-offer paths force France) is refused, one sentence per such arm. The form
+ * asks it, and so does starting a test, as a draft may have been saved before arms were checked.
  */
-function marketMismatches(entryPath: string, arms: readonly ExperimentArmRow[], market: string | null): string[] {
+export function marketMismatches(entryPath: string, arms: readonly ExperimentArmRow[], market: string | null): string[] {
   const visitors = markets.filter((candidate) => market === null || candidate.country === market).map((candidate) => candidate.country);
   const errors: string[] = [];
   arms.forEach((arm, index) => {

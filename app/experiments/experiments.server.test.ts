@@ -108,6 +108,22 @@ describe.each(databaseKinds)("experiments on %s", (kind) => {
     expect(await stopExperiment(db, draft.experiment.key)).toMatchObject({ kind: "done" });
   });
 
+  it("refuses to start a draft whose arm shows some visitors another market's prices, saved before the form checked arms", async () => {
+    const { db } = database;
+    const special: ExperimentInput = { ...offerTest, entryPath: "/offera", arms: [{ path: "/offera", weight: 50 }, { path: "/offerV7", weight: 50 }] };
+    const draft = await createExperiment(db, special, false);
+    if (draft.kind !== "done") throw new Error("not created");
+    const otherMarket = { kind: "refused", reason: "other_market", text: expect.stringMatching(/^Arm 2: \/offerV7 puts visitors from DE, .* in another market than \/offera does \(one from DE gets FR instead of DE\), so they would see other prices/) };
+    expect(await startExperiment(db, draft.experiment.key)).toMatchObject(otherMarket);
+    expect((await listExperiments(db)).find((row) => row.key === draft.experiment.key)?.status).toBe("draft");
+    expect(await createExperiment(db, { ...special, name: "Started at once" }, true)).toMatchObject(otherMarket);
+    // A test of France alone keeps its visitors in France on the special-offer path: it starts.
+    const french = await createExperiment(db, { ...special, market: "FR" }, false);
+    if (french.kind !== "done") throw new Error("not created");
+    expect(await startExperiment(db, french.experiment.key)).toMatchObject({ kind: "done", experiment: { status: "running" } });
+    await stopExperiment(db, french.experiment.key);
+  });
+
   it("adds up assignments in memory and writes them as one count per arm and market", async () => {
     const { db } = database;
     const created = await createExperiment(db, { ...offerTest, entryPath: "/buy" }, true);
@@ -393,6 +409,27 @@ describe.each(databaseKinds)("which orders count for an arm, on %s", (kind) => {
     // The second paid order of the shared exposure, the order after the stop and the early token.
     expect(report.ordersLeftOut).toBe(3);
     expect(report.days).toBe(9);
+  });
+
+  it("counts no order placed after the test shipped, though its exposure was made while it ran", async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath: "/take3" }, true, started);
+    if (created.kind !== "done") throw new Error("not created");
+    const key = created.experiment.key;
+    const shipped = new Date("2026-11-08T00:00:00Z");
+    const ship = await shipExperiment(db, key, 1, shipped);
+    if (ship.kind !== "done") throw new Error("not shipped");
+    await db.insert(experimentCounts).values([0, 1].map((arm) => ({ experimentKey: key, arm, market: "DE", day: "2026-11-01", step: exposureStep, count: 100 })));
+    const during = new Date("2026-11-03T12:00:00Z");
+    // Each from an exposure of its own: only the ship stands between the second order and its arm.
+    await insertOrders(db, [
+      { xp: exposed(key, 1, during), createdAt: during },
+      { xp: exposed(key, 1, during), createdAt: new Date("2026-11-08T00:00:01Z") },
+    ]);
+    const report = await experimentReport(db, ship.experiment, { includeTest: false, now: new Date("2026-11-20T00:00:00Z") });
+    expect(report.arms.map((arm) => arm.orders)).toEqual([0, 1]);
+    expect(report.ordersLeftOut).toBe(1);
+    expect(report.days).toBe(7);
   });
 
   it("still shows the arm of every order with a valid token in the funnel report", async () => {

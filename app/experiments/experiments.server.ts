@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { experimentCounts, experiments, type ExperimentArmRow, type ExperimentStatus } from "./schema";
 import { utcDay } from "../funnel/page-views.server";
-import type { ExperimentInput } from "./experiment-model";
+import { marketMismatches, type ExperimentInput } from "./experiment-model";
 
 /**
  * Split tests in the database: created, started, stopped and shipped, and counted. Arms and
@@ -15,7 +15,7 @@ export type Experiment = typeof experiments.$inferSelect;
 
 export type Change =
   | { kind: "done"; experiment: Experiment }
-  | { kind: "refused"; reason: "not_found" | "wrong_status" | "entry_taken" | "bad_arm" | "locked" | "loop"; text: string };
+  | { kind: "refused"; reason: "not_found" | "wrong_status" | "entry_taken" | "bad_arm" | "locked" | "loop" | "other_market"; text: string };
 
 const keyAlphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -70,11 +70,22 @@ async function loopWithLive(tx: Queryable, test: Pick<Experiment, "entryPath" | 
   return null;
 }
 
+/**
+ * A test whose arm would show some of its visitors another market's prices, refused with the
+ * reason before it starts: the form refuses such arms, but a draft saved before it did may not run.
+ */
+function otherMarket(test: Pick<Experiment, "entryPath" | "arms" | "market">): Change | null {
+  const mismatches = marketMismatches(test.entryPath, test.arms, test.market);
+  return mismatches.length === 0 ? null : { kind: "refused", reason: "other_market", text: mismatches.join(" ") };
+}
+
 /** A new test, started at once when asked (the form's "Start"); refused while its entry is under test. */
 export async function createExperiment(tx: Queryable, input: ExperimentInput, start: boolean, now = new Date()): Promise<Change> {
   const loop = await loopWithLive(tx, input, null);
   if (loop) return loop;
   if (start) {
+    const mismatch = otherMarket(input);
+    if (mismatch) return mismatch;
     const other = await runningOn(tx, input.entryPath);
     if (other) return entryTaken(input.entryPath, other);
   }
@@ -110,6 +121,8 @@ async function changeStatus(tx: Queryable, key: string, from: readonly Experimen
   if (!found) return { kind: "refused", reason: "not_found", text: "There is no such experiment." };
   if (!from.includes(found.status)) return { kind: "refused", reason: "wrong_status", text: `${text} (it is ${found.status}).` };
   if (to.status === "running") {
+    const mismatch = otherMarket(found);
+    if (mismatch) return mismatch;
     const other = await runningOn(tx, found.entryPath);
     if (other) return entryTaken(found.entryPath, other);
   }

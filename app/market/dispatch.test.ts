@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { todaysCutoff, type DispatchRule } from "./dispatch";
+import { promisedDispatch, todaysCutoff, type DispatchRule } from "./dispatch";
 
 const rule: DispatchRule = { cutoff: "14:00", workingDays: [1, 2, 3, 4, 5], closedDays: ["2026-12-24"] };
 
@@ -23,5 +23,14 @@ describe("todaysCutoff", () => {
   it("reads the market's calendar day, not the UTC one", () => {
     // 23:30 UTC on Sunday is already Monday 01:30 in Helsinki: Monday's cut-off is ahead.
     expect(todaysCutoff(Date.parse("2026-11-29T23:30:00Z"), rule, "Europe/Helsinki")).toBe(Date.parse("2026-11-30T12:00:00Z"));
+  });
+});
+
+describe("promisedDispatch", () => {
+  it("is today's cut-off while it is ahead, else the next shipping day's under the rule given", () => {
+    const saturdays: DispatchRule = { cutoff: "12:00", workingDays: [1, 2, 3, 4, 5, 6], closedDays: [] };
+    expect(promisedDispatch(Date.parse("2026-11-27T09:00:00Z"), saturdays, "Europe/Berlin")).toBe(Date.parse("2026-11-27T11:00:00Z"));
+    expect(promisedDispatch(Date.parse("2026-11-27T12:00:00Z"), saturdays, "Europe/Berlin")).toBe(Date.parse("2026-11-28T11:00:00Z"));
+    expect(promisedDispatch(Date.parse("2026-11-28T12:00:00Z"), saturdays, "Europe/Berlin")).toBe(Date.parse("2026-11-30T11:00:00Z"));
   });
 });

@@ -55,3 +55,26 @@ export function todaysCutoff(now: number, rule: DispatchRule, timeZone: string):
   const cutoff = zonedMoment(today.date, rule.cutoff, timeZone);
   return cutoff > now ? cutoff : null;
 }
+
+/** The calendar day after a `YYYY-MM-DD` date, with its ISO weekday. */
+function followingDay(date: string): { date: string; weekday: number } {
+  const next = new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000);
+  return { date: next.toISOString().slice(0, 10), weekday: ((next.getUTCDay() + 6) % 7) + 1 };
+}
+
+/**
+ * When an order placed at a moment must have left the warehouse, by the promise the countdown makes:
+ * today's cut-off while it is still ahead on a shipping day, otherwise the next shipping day's.
+ */
+export function promisedDispatch(placedAt: number, rule: DispatchRule, timeZone: string): number {
+  const today = todaysCutoff(placedAt, rule, timeZone);
+  if (today !== null) return today;
+  let day = localParts(placedAt, timeZone).date;
+  // A year of closed days would be a broken content file, not a calendar.
+  for (let step = 0; step < 366; step += 1) {
+    const next = followingDay(day);
+    day = next.date;
+    if (rule.workingDays.includes(next.weekday) && !rule.closedDays.includes(day)) return zonedMoment(day, rule.cutoff, timeZone);
+  }
+  throw new Error("The dispatch rule has no shipping day within a year");
+}

@@ -9,12 +9,23 @@ import { marketFor } from "../market/markets";
 import type { PaymentProvider, StartPaymentInput, VerifiedWebhook } from "../payments/provider";
 import { createStripeProvider } from "../payments/stripe/stripe-provider.server";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
-import { fakeTestPaymentMethods, startFakeStripe } from "../../tests/fakes/stripe/fake-stripe-api";
+import { fakeTestPaymentMethods, startFakeStripe, type FakeStripe } from "../../tests/fakes/stripe/fake-stripe-api";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
 import { orderById, paymentById, type Payment } from "./order-records.server";
 import { placeOrder, type NewOrder } from "./order-service.server";
-import { reconcileAfterMs, reconcilePaymentAttempts, refreshAttempt, returnedPaymentState, runPaymentAttempt, supersedeLeftOrder, type AttemptRequest, type ProviderLookup } from "./payment-attempts.server";
+import {
+  inFlightForMs,
+  reconcileAfterMs,
+  reconcilePaymentAttempts,
+  refreshAttempt,
+  returnedPaymentState,
+  runPaymentAttempt,
+  supersedeLeftOrder,
+  waitForSettledPayment,
+  type AttemptRequest,
+  type ProviderLookup,
+} from "./payment-attempts.server";
 import { receiveWebhook } from "./payment-webhooks.server";
 import { quoteCheckout } from "./quote.server";
 import { pollPendingRefunds } from "./refund-service.server";
@@ -374,6 +385,38 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     expect(await database.db.select().from(testGatewayRefunds).where(eq(testGatewayRefunds.chargeId, bankCharge))).toHaveLength(1);
   });
 
+  it("waits for an attempt another request has just sent, but not for one whose answer was lost seconds ago", async () => {
+    const { providers, loseAnswers } = await setup();
+    loseAnswers(1);
+    const lost = await pay(database.db, providers, randomUUID(), "card", card);
+    expect(lost.kind).toBe("unavailable");
+
+    // Just sent: a double click waits for the provider's answer, here until the wait gives up.
+    let started = Date.now();
+    expect((await waitForSettledPayment(database.db, lost.payment.id, 600))?.status).toBe("started");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+
+    // Sent longer ago than any request takes to come back here: nobody is paying it, no wait.
+    await database.db.update(payments).set({ updatedAt: new Date(Date.now() - inFlightForMs - 1000) }).where(eq(payments.id, lost.payment.id));
+    started = Date.now();
+    expect((await waitForSettledPayment(database.db, lost.payment.id))?.status).toBe("started");
+    expect(Date.now() - started).toBeLessThan(1000);
+
+    // The buyer's retry replays at once; its answer lost too, the attempt counts as just sent again.
+    const retry = async () => runPaymentAttempt(database.db, providers, { kind: "in_progress", payment: (await paymentById(database.db, lost.payment.id)) ?? lost.payment }, startRequest("card", card));
+    loseAnswers(1);
+    started = Date.now();
+    expect((await retry()).kind).toBe("unavailable");
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - ((await paymentById(database.db, lost.payment.id))?.updatedAt.getTime() ?? 0)).toBeLessThan(inFlightForMs);
+
+    await database.db.update(payments).set({ updatedAt: new Date(Date.now() - inFlightForMs - 1000) }).where(eq(payments.id, lost.payment.id));
+    started = Date.now();
+    const again = await retry();
+    expect(again.kind === "settled" && again.order.status).toBe("paid");
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it("replays a lost answer with what the first call sent, though the buyer's next submission brings a new token", async () => {
     const { providers, sent, loseAnswers } = await setup();
     const token = randomUUID();
@@ -392,6 +435,70 @@ describe.each(databaseKinds)("payment attempts on %s", (kind) => {
     // Card fields typed into our form are never kept with the attempt.
     expect(JSON.stringify((await paymentById(database.db, lost.payment.id))?.providerRequest)).not.toContain("4242");
   }, 30_000);
+
+  /** A checkout paid through Stripe (the fake), whose answers to the intent's creation are all lost: the first try and the SDK's retry. */
+  async function payByStripeLosingAnswers(fake: FakeStripe) {
+    const stripe = createStripeProvider({ secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, apiUrl: fake.url, publicUrl: "https://shop.example" });
+    const providers: ProviderLookup = (id) => (id === "stripe" ? stripe : undefined);
+    const token = randomUUID();
+    const submit = async (confirmationToken: string) => {
+      const placed = await placeOrder(database.db, newOrder(token), { provider: "stripe", method: "stripe", returnPath: "/checkout/de?bundle=shape-3" });
+      if (placed.kind === "already_paid") throw new Error("already paid");
+      return runPaymentAttempt(database.db, providers, placed, startRequest("stripe", { paymentMethod: confirmationToken }));
+    };
+    fake.failNext({ path: "/v1/payment_intents", afterProcessing: true });
+    fake.failNext({ path: "/v1/payment_intents", afterProcessing: true });
+    const lost = await submit(fake.confirmationToken(fakeTestPaymentMethods.succeeds));
+    expect(lost.kind).toBe("unavailable");
+    expect(fake.requestsTo("POST", "/v1/payment_intents")).toHaveLength(2);
+    expect(fake.count("charges")).toBe(1);
+    expect((await paymentById(database.db, lost.payment.id))?.providerRef).toBeNull();
+    return { stripe, lost, submit };
+  }
+
+  it("charges once at Stripe when both answers to the intent were lost and the buyer submits again with a new ConfirmationToken", async () => {
+    const fake = await startFakeStripe();
+    try {
+      const { lost, submit } = await payByStripeLosingAnswers(fake);
+      // Past the wait for a request in flight: the buyer's next submission replays the first.
+      await database.db.update(payments).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(payments.id, lost.payment.id));
+
+      const again = await submit(fake.confirmationToken(fakeTestPaymentMethods.succeeds));
+      // Sending the new token under the first key would be Stripe's idempotency_error, for ever.
+      expect(again.kind === "settled" && again.order.status).toBe("paid");
+      expect(fake.count("payment_intents")).toBe(1);
+      expect(fake.count("charges")).toBe(1);
+      const posts = fake.requestsTo("POST", "/v1/payment_intents");
+      expect(posts).toHaveLength(3);
+      expect(new Set(posts.map((request) => request.headers["idempotency-key"])).size).toBe(1);
+      expect(new Set(posts.map((request) => request.rawBody)).size).toBe(1);
+      expect(posts[2]?.status).toBe(200);
+      const paid = await paymentById(database.db, lost.payment.id);
+      expect(paid).toMatchObject({ status: "succeeded", providerRef: fake.paymentIntentIds()[0] });
+      expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, lost.payment.orderId), eq(outbox.kind, "order-confirmation")))).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("pays the order when both answers to the intent were lost and Stripe's event names it only by our metadata", async () => {
+    const fake = await startFakeStripe();
+    try {
+      const { stripe, lost } = await payByStripeLosingAnswers(fake);
+      const [intentId] = fake.paymentIntentIds();
+      const intent = fake.paymentIntent(intentId ?? "");
+      expect(intent.metadata).toMatchObject({ payment_id: lost.payment.id });
+
+      const rawBody = fake.event("payment_intent.succeeded", intent);
+      expect(await receiveWebhook(database.db, stripe, new Headers({ "stripe-signature": fake.signature(rawBody) }), rawBody)).toBe(200);
+      expect(await paymentById(database.db, lost.payment.id)).toMatchObject({ status: "succeeded", providerRef: intentId });
+      expect((await orderById(database.db, lost.payment.orderId))?.status).toBe("paid");
+      expect(fake.count("charges")).toBe(1);
+      expect(await database.db.select().from(outbox).where(and(eq(outbox.orderId, lost.payment.orderId), eq(outbox.kind, "order-confirmation")))).toHaveLength(1);
+    } finally {
+      await fake.close();
+    }
+  });
 
   it("pays the order of an attempt whose answer was lost when the provider's event names only our reference", async () => {
     const { providers, provider, loseAnswers } = await setup();

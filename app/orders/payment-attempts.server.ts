@@ -47,6 +47,9 @@ async function requestToSend(db: Database, payment: Payment, fresh: AttemptReque
       .set({ providerRequest: keptRequest(fresh) as unknown as Record<string, unknown> })
       .where(and(eq(payments.id, payment.id), isNull(payments.providerRequest)));
     stored = ((await paymentById(db, payment.id))?.providerRequest ?? null) as AttemptRequest | null;
+  } else if (stored) {
+    // A replay is on its way from now: a double click meanwhile waits for it (waitForSettledPayment).
+    await db.update(payments).set({ updatedAt: new Date() }).where(and(eq(payments.id, payment.id), eq(payments.status, "started")));
   }
   if (!stored) return null;
   if (stored.kind === "saved" || fresh?.kind !== "start") return stored;
@@ -58,12 +61,20 @@ function callProvider(provider: PaymentProvider, payment: Payment, request: Atte
   return request.kind === "saved" ? provider.chargeSavedMethod({ ...request.input, ...keys }) : provider.startPayment({ ...request.input, ...keys });
 }
 
+/**
+ * How long after an attempt was last sent a request may still be waiting for the provider's answer.
+ * A buyer's retry after a lost answer comes later and replays at once: nobody is paying the attempt
+ * any more, and a replay under the attempt's key could not charge twice even if someone were.
+ */
+export const inFlightForMs = 5_000;
+
 /** Another request of the same submission started this payment: wait (briefly) until it has heard from the provider. */
 export async function waitForSettledPayment(db: Database, paymentId: string, timeoutMs = 10_000): Promise<Payment | undefined> {
   const started = Date.now();
   for (;;) {
     const payment = await paymentById(db, paymentId);
     if (!payment || payment.status !== "started" || Date.now() - started > timeoutMs) return payment;
+    if (started - payment.updatedAt.getTime() > inFlightForMs) return payment;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

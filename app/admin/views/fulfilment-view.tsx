@@ -1,4 +1,4 @@
-import { dispatchDeadline, dispatchWorkingDays, isOverdue } from "../../parcels/dispatch-promise";
+import { dispatchDeadline, isOverdue } from "../../parcels/dispatch-promise";
 import type { Operator } from "../../operators/audit.server";
 import type { FulfilmentRefusal, FulfilmentRow } from "../../parcels/fulfilment.server";
 import type { ShipmentOutcome, ShipmentRefusal } from "../../parcels/shipments.server";
@@ -78,7 +78,7 @@ export function FulfilmentView({
   imported?: ImportedLine[];
 }) {
   const orders = [...new Map(rows.map((row) => [row.orderId, rows.filter((candidate) => candidate.orderId === row.orderId)])).values()];
-  const overdue = orders.filter((lines) => lines[0] && isOverdue(lines[0].paidAt, now)).length;
+  const overdue = orders.filter((lines) => lines[0] && isOverdue(lines[0].paidAt, lines[0].market, now)).length;
   return (
     <Frame operator={operator} section="fulfilment" title="Fulfilment" notice={notice}>
       <div className="panel">
@@ -88,7 +88,8 @@ export function FulfilmentView({
         </p>
         {overdue > 0 ? (
           <p className="notice error" data-testid="admin-overdue-count">
-            {overdue} order{overdue === 1 ? " is" : "s are"} past the promised dispatch time (a parcel leaves within {dispatchWorkingDays} working day of payment): ship{" "}
+            {overdue} order{overdue === 1 ? " is" : "s are"} past the promised dispatch time (paid before the market's cut-off on a working day, an order leaves that day; otherwise on the next working
+            day, as the shop's countdown promises): ship{" "}
             {overdue === 1 ? "it" : "them"} first.
           </p>
         ) : null}
@@ -136,11 +137,11 @@ export function FulfilmentView({
                     </td>
                     <td>
                       {formatTime(first.paidAt)}
-                      {isOverdue(first.paidAt, now) ? (
+                      {isOverdue(first.paidAt, first.market, now) ? (
                         <>
                           <br />
                           <strong className="tag-overdue" data-testid="admin-overdue">
-                            overdue: due out {formatTime(dispatchDeadline(first.paidAt))}
+                            overdue: due out {formatTime(dispatchDeadline(first.paidAt, first.market))}
                           </strong>
                         </>
                       ) : null}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { refunds } from "../../orders/schema";
+import { payments, refunds } from "../../orders/schema";
 import { closeDispute, openDispute } from "../../orders/disputes.server";
 import { applyPaymentOutcome, endFunnel } from "../../orders/order-service.server";
 import { useTestDatabase } from "../../test-support/databases";
@@ -75,6 +75,65 @@ describe("an order's back-office page", () => {
     expect(lost).toMatch(/Dispute lost/);
     expect(lost).not.toContain('data-dispute-status="closed"');
     expect(lost).not.toContain("Mark fulfilled with the parcel");
+  });
+
+  /** A paid order whose earlier attempt (at the bank) was charged after the buyer had paid by card, and the store's refund of that charge. */
+  async function orderWithStrayCharge(status: "pending" | "succeeded" | "failed", failureReason: string | null = null): Promise<{ number: string; refundRef: string }> {
+    const { number, orderId } = await paidOrder();
+    const strayId = randomUUID();
+    const refundRef = `tgr_${randomUUID()}`;
+    await database.db.insert(payments).values({
+      id: strayId,
+      orderId,
+      provider: "test",
+      method: "bank",
+      purpose: "checkout",
+      status: "cancelled",
+      amountMinor: 8970,
+      currency: "EUR",
+      idempotencyKey: randomUUID(),
+      providerRef: `tgc_${randomUUID()}`,
+      returnPath: "/checkout/de?bundle=shape-3",
+      supersededAt: new Date(),
+      strayRefundRef: status === "failed" ? null : refundRef,
+    });
+    await database.db.insert(refunds).values({
+      ...refund(orderId, strayId, "pending", failureReason),
+      status,
+      kind: "stray",
+      reason: "charged after the buyer paid another way",
+      providerRef: status === "failed" ? null : refundRef,
+    });
+    return { number, refundRef };
+  }
+
+  it("shows a stray charge refunded at once on its payment's row, and no alert", async () => {
+    const { number, refundRef } = await orderWithStrayCharge("succeeded");
+    const html = await page(number);
+    expect(html).toContain(`charged anyway, refunded at once (${refundRef})`);
+    expect(html).not.toContain('data-testid="stray-refund-failed"');
+    expect(html).not.toContain('data-testid="refund-failed"');
+    // Not a refund of the order: what the order took stays refundable.
+    expect(html).toContain('data-testid="admin-refund"');
+  });
+
+  it("shows the refund of a stray charge still at the provider as pending on its payment's row, not as the order's refund", async () => {
+    const { number, refundRef } = await orderWithStrayCharge("pending");
+    const html = await page(number);
+    expect(html).toContain(`charged anyway, refund pending at the provider (${refundRef})`);
+    expect(html).not.toContain('data-testid="refund-pending"');
+    expect(html).not.toContain('data-testid="stray-refund-failed"');
+  });
+
+  it("alerts the operator to give back a stray charge whose refund failed, with the provider's reason", async () => {
+    const { number } = await orderWithStrayCharge("failed", "the bank account is closed");
+    const html = await page(number);
+    expect(html).toContain('data-testid="stray-refund-failed"');
+    expect(html).toContain("the bank account is closed");
+    expect(html).toContain("A payment the customer had not wanted to make");
+    expect(html).toContain("charged anyway, and the refund FAILED: give the money back");
+    // The order's own refunds have their own alert; this is not one of them.
+    expect(html).not.toContain('data-testid="refund-failed"');
   });
 
   it("shows a refund waiting at the provider as pending, not as given back", async () => {

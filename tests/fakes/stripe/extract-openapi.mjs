@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 /**
- * Cuts the part of Stripe's OpenAPI document (github stripe/openapi, openapi/spec3.json) that the
- * store and its fake use into openapi-subset.json beside this file:
+ * Cuts the part of Stripe's OpenAPI document (github stripe/openapi) that the store and its fake
+ * use into openapi-subset.json beside this file:
  *
- *   node tests/fakes/stripe/extract-openapi.mjs <spec3.json> <stripe package folder> [source commit] [how it was obtained]
+ *   node tests/fakes/stripe/extract-openapi.mjs <spec3.yaml or spec3.json> <its commit> <newer copy of spec3.json> <stripe package folder> [how the copy was obtained]
+ *
+ * The first document is the base: Stripe's own, from the repository at a named commit (YAML or
+ * JSON). Every operation, parameter and component schema comes from it where it has them. What the
+ * base lacks and the store uses (an operation, a request parameter at any depth, a value of a
+ * parameter's list, a component schema, a field of an answer the store reads) is taken from the
+ * newer copy, and each such supplement is named in `info.x-source.supplements`, so the file says
+ * which words are not the base's. A name neither the documents nor the package knows is refused.
  *
  * The operations are copied as they are; the component schemas they reference follow, $ref by
  * $ref, down to `maxDepth` references from an operation. Deeper references become `{}` (any
@@ -13,9 +20,9 @@
  * expands them (`latest_charge`); elsewhere the object branch becomes `{}`.
  *
  * The store talks to Stripe through the `stripe` package, which pins an API version and is
- * generated from spec3.json of that version. When the document read is of another version, each
+ * generated from spec3.json of that version. When the documents read are of another version, each
  * request body's parameter names follow the package's own parameter types (`PaymentIntentCreateParams`
- * and so on): names the package lacks are dropped, names the document lacks are added with the
+ * and so on): names the package lacks are dropped, names neither document has are added with the
  * schema of their declared type (read with the TypeScript compiler: objects closed to the names
  * they declare, string unions as enums) and listed in the operation's `x-parameters-from-sdk`, so
  * an unknown name inside them is refused as Stripe refuses it.
@@ -24,6 +31,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as yaml from "js-yaml";
 import ts from "typescript";
 
 /** The operations, and for those with a body the `stripe` package's type of their parameters. */
@@ -121,6 +129,89 @@ function alignBody(operation, names, sdkSchemas) {
   };
 }
 
+/**
+ * A request schema of the base with what only the newer copy has added: properties (at any depth),
+ * values of lists (`enum`) and further forms (`anyOf`). The base's words win wherever both speak;
+ * each addition is told to `note` with its parameter named as Stripe names it
+ * (`payment_method_data[type] = swish`).
+ */
+function withAdditions(base, newer, name, note) {
+  if (!isObject(base) || !isObject(newer)) return base;
+  const copy = { ...base };
+  if (Array.isArray(base.enum) && Array.isArray(newer.enum)) {
+    const added = newer.enum.filter((value) => !base.enum.includes(value));
+    for (const value of added) note(`${name} = ${value}`);
+    if (added.length > 0) copy.enum = [...base.enum, ...added];
+  }
+  if (isObject(base.properties) && isObject(newer.properties)) {
+    copy.properties = { ...base.properties };
+    for (const [key, schema] of Object.entries(newer.properties)) {
+      const child = name ? `${name}[${key}]` : key;
+      if (key in base.properties) copy.properties[key] = withAdditions(base.properties[key], schema, child, note);
+      else {
+        copy.properties[key] = schema;
+        note(child);
+      }
+    }
+  }
+  for (const key of ["anyOf", "oneOf"]) {
+    if (!Array.isArray(base[key]) || !Array.isArray(newer[key])) continue;
+    copy[key] = base[key].map((branch, index) => withAdditions(branch, newer[key][index], name, note));
+    for (const branch of newer[key].slice(base[key].length)) {
+      copy[key].push(branch);
+      note(`${name} (another form)`);
+    }
+  }
+  if (base.items && newer.items) copy.items = withAdditions(base.items, newer.items, `${name}[]`, note);
+  return copy;
+}
+
+function isObject(value) {
+  return Boolean(value) && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The base's operation with the parameters only the newer copy has: query and path parameters by
+ * name, request body properties (of the names the package knows, `sdkNames`) at any depth.
+ */
+function operationWithAdditions(base, newer, label, sdkNames, note) {
+  const named = (what) => note(`${label}: ${what}`);
+  const parameters = [...(base.parameters ?? [])];
+  for (const parameter of newer.parameters ?? []) {
+    if (parameters.some((known) => known.name === parameter.name && known.in === parameter.in)) continue;
+    parameters.push(parameter);
+    named(parameter.name);
+  }
+  const withParameters = { ...base, ...(parameters.length > 0 ? { parameters } : {}) };
+  const media = base.requestBody?.content?.["application/x-www-form-urlencoded"];
+  const newerMedia = newer.requestBody?.content?.["application/x-www-form-urlencoded"];
+  if (!media?.schema || !newerMedia?.schema) return withParameters;
+  const known = { ...newerMedia.schema, properties: Object.fromEntries(Object.entries(newerMedia.schema.properties ?? {}).filter(([key]) => sdkNames.has(key))) };
+  const schema = withAdditions(media.schema, known, "", named);
+  const encoding = { ...(newerMedia.encoding ?? {}), ...(media.encoding ?? {}) };
+  return {
+    ...withParameters,
+    requestBody: { ...base.requestBody, content: { "application/x-www-form-urlencoded": { ...media, ...(Object.keys(encoding).length > 0 ? { encoding } : {}), schema } } },
+  };
+}
+
+/**
+ * Fields of Stripe's answers the store reads, by schema: where the base lacks one (a method newer
+ * than its API version), it comes from the newer copy, so the fake's answer is still checked.
+ */
+const answerFieldsReadByStore = {
+  payment_intent_next_action: ["redirect_to_url", "swish_handle_redirect_or_display_qr_code"],
+  payment_method_details: ["bancontact", "ideal"],
+};
+
+/** A component schema of the base with the fields the store reads that only the newer copy has. */
+function withFieldsReadByStore(name, schema, newer, note) {
+  const missing = (answerFieldsReadByStore[name] ?? []).filter((field) => !schema.properties?.[field] && newer?.properties?.[field]);
+  if (missing.length === 0) return schema;
+  for (const field of missing) note(`/components/schemas/${name}/properties/${field}`);
+  return { ...schema, properties: { ...schema.properties, ...Object.fromEntries(missing.map((field) => [field, newer.properties[field]])) } };
+}
+
 /** PaymentIntent -> next_action -> redirect_to_url, and PaymentIntent -> latest_charge -> payment_method_details -> bancontact. */
 const maxDepth = 4;
 
@@ -161,37 +252,62 @@ function cut(node, kept) {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, cut(value, kept)]));
 }
 
-export function extract(spec, source, sdkFolder) {
+/**
+ * The subset: `base` is Stripe's own document of one commit, `newer` a newer copy that supplies
+ * only what the base lacks; `source` says where each comes from.
+ */
+export function extract(base, newer, source, sdkFolder) {
+  const supplements = [];
+  const note = (what) => {
+    if (!supplements.includes(what)) supplements.push(what);
+  };
   const paths = {};
   let frontier = new Set();
   for (const [method, path, file, typeName] of operations) {
-    const operation = spec.paths[path]?.[method];
-    if (!operation) throw new Error(`spec3.json has no ${method.toUpperCase()} ${path}`);
+    const label = `${method.toUpperCase()} ${path}`;
+    const sdkNames = file ? sdkParameterNames(sdkFolder, file, typeName) : new Set();
+    const own = base.paths[path]?.[method];
+    const newerOperation = newer.paths[path]?.[method];
+    if (!own && !newerOperation) throw new Error(`neither document has ${label}`);
+    if (!own) note(label);
+    const operation = own ? (newerOperation ? operationWithAdditions(own, newerOperation, label, sdkNames, note) : own) : newerOperation;
     paths[path] ??= {};
-    paths[path][method] = slim(file ? alignBody(operation, sdkParameterNames(sdkFolder, file, typeName), sdkParameterSchemas(sdkFolder, file, typeName)) : operation, frontier);
+    paths[path][method] = slim(file ? alignBody(operation, sdkNames, sdkParameterSchemas(sdkFolder, file, typeName)) : operation, frontier);
   }
   const kept = new Map();
   for (let depth = 1; depth <= maxDepth && frontier.size > 0; depth += 1) {
     const next = new Set();
     for (const name of frontier) {
       if (kept.has(name)) continue;
-      const schema = spec.components.schemas[name];
-      if (!schema) throw new Error(`spec3.json has no schema ${name}`);
-      kept.set(name, slim(schema, next));
+      const own = base.components.schemas[name];
+      const newerSchema = newer.components.schemas[name];
+      if (!own && !newerSchema) throw new Error(`neither document has the schema ${name}`);
+      if (!own) note(`/components/schemas/${name}`);
+      kept.set(name, slim(own ? withFieldsReadByStore(name, own, newerSchema, note) : newerSchema, next));
     }
     frontier = next;
   }
   const names = new Set(kept.keys());
   const schemas = Object.fromEntries([...kept.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, schema]) => [name, cut(schema, names)]));
   return {
-    openapi: spec.openapi,
+    openapi: base.openapi,
     info: {
       title: "Stripe API: the subset this store uses",
-      version: spec.info.version,
+      version: base.info.version,
       description:
-        `Cut from Stripe's OpenAPI document by tests/fakes/stripe/extract-openapi.mjs: the operations the store calls and the schemas ` +
-        `they reference, to ${maxDepth} references deep; deeper references are {} (any value), and so are the objects of expandable fields the store does not expand (all but ${[...expandedByStore].join(", ")}); descriptions of schemas are dropped. Request parameters of the package's API version that the document lacks (x-parameters-from-sdk) are typed from the package's TypeScript declarations, closed to the names they declare.`,
-      "x-source": { repository: "stripe/openapi", file: "openapi/spec3.json", apiVersion: spec.info.version, ...source },
+        `Cut from Stripe's own OpenAPI document of API version ${base.info.version} (x-source) by tests/fakes/stripe/extract-openapi.mjs: the operations the store calls and the schemas ` +
+        `they reference, to ${maxDepth} references deep; deeper references are {} (any value), and so are the objects of expandable fields the store does not expand (all but ${[...expandedByStore].join(", ")}); descriptions of schemas are dropped. ` +
+        `What that document lacks and the store uses is taken from a copy of API version ${newer.info.version} (x-source.supplementFrom), each piece named in x-source.supplements. ` +
+        `Request parameters of the package's API version that neither document has (x-parameters-from-sdk) are typed from the package's TypeScript declarations, closed to the names they declare.`,
+      "x-source": {
+        repository: "stripe/openapi",
+        path: source.path,
+        commit: source.commit,
+        apiVersion: base.info.version,
+        gitBlobSha1: source.gitBlobSha1,
+        supplementFrom: { apiVersion: newer.info.version, ...source.supplementFrom },
+        supplements,
+      },
       "x-request-parameters": {
         package: "stripe",
         version: readFileSync(join(sdkFolder, "VERSION"), "utf8").trim(),
@@ -199,27 +315,39 @@ export function extract(spec, source, sdkFolder) {
         note: "request bodies carry the parameter names of this package's types (see x-parameters-from-sdk per operation)",
       },
     },
-    servers: spec.servers,
+    servers: base.servers,
     paths: cut(paths, names),
     components: { schemas },
   };
 }
 
+/** git's blob id of a file's text, so a copy can be matched to a repository's history. */
+function gitBlobSha1(text) {
+  return createHash("sha1").update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest("hex");
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const [specPath, sdkFolder, commit, obtainedFrom] = process.argv.slice(2);
-  if (!specPath || !sdkFolder) {
-    console.error("usage: node extract-openapi.mjs <spec3.json> <stripe package folder> [commit] [how it was obtained]");
+  const [basePath, commit, newerPath, sdkFolder, obtainedFrom] = process.argv.slice(2);
+  if (!basePath || !/^[0-9a-f]{40}$/.test(commit ?? "") || !newerPath || !sdkFolder) {
+    console.error("usage: node extract-openapi.mjs <spec3.yaml or spec3.json> <its commit> <newer copy of spec3.json> <stripe package folder> [how the copy was obtained]");
     process.exit(2);
   }
-  const text = readFileSync(specPath, "utf8");
+  const baseText = readFileSync(basePath, "utf8");
+  const newerText = readFileSync(newerPath, "utf8");
+  const isYaml = /\.ya?ml$/.test(basePath);
   const source = {
-    commit: commit || "unknown",
-    // git's blob id of the file read, so a copy can be matched to the repository's history.
-    gitBlobSha1: createHash("sha1").update(`blob ${Buffer.byteLength(text)}\0`).update(text).digest("hex"),
-    ...(obtainedFrom ? { obtainedFrom } : {}),
+    path: isYaml ? "openapi/spec3.yaml" : "openapi/spec3.json",
+    commit,
+    gitBlobSha1: gitBlobSha1(baseText),
+    supplementFrom: {
+      file: "openapi/spec3.json",
+      commit: "unknown",
+      gitBlobSha1: gitBlobSha1(newerText),
+      ...(obtainedFrom ? { obtainedFrom } : {}),
+    },
   };
-  const subset = extract(JSON.parse(text), source, sdkFolder);
+  const subset = extract(isYaml ? yaml.load(baseText) : JSON.parse(baseText), JSON.parse(newerText), source, sdkFolder);
   const target = join(dirname(fileURLToPath(import.meta.url)), "openapi-subset.json");
   writeFileSync(target, `${JSON.stringify(subset, null, 1)}\n`);
-  console.log(`${target}: ${Object.keys(subset.components.schemas).length} schemas, API version ${subset.info.version}`);
+  console.log(`${target}: ${Object.keys(subset.components.schemas).length} schemas, API version ${subset.info.version}, ${subset.info["x-source"].supplements.length} supplements`);
 }

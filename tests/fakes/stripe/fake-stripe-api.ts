@@ -117,6 +117,8 @@ export interface FakeStripe {
   count(kind: "customers" | "payment_intents" | "charges" | "refunds" | "payment_methods"): number;
   /** The PaymentIntent as GET /v1/payment_intents/:id answers it. */
   paymentIntent(id: string): Record<string, unknown>;
+  /** The ids of the PaymentIntents made, oldest first, as the dashboard lists them: those whose answer was lost too. */
+  paymentIntentIds(): string[];
   /** A charge as Stripe shows it in `charge.*` events. */
   charge(id: string): Record<string, unknown>;
   /** A PaymentMethod the fake made from a test token (with the customer it is attached to). */
@@ -1081,6 +1083,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     },
     paymentIntent(id) {
       return intentJson(requireIntent(id));
+    },
+    paymentIntentIds() {
+      return [...intents.keys()];
     },
     charge(id) {
       const charge = charges.get(id);

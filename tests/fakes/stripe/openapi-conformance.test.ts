@@ -36,10 +36,26 @@ async function get(path: string): Promise<void> {
 
 describe("Stripe's OpenAPI subset", () => {
   it("is a valid OpenAPI document that names where it comes from", () => {
-    const info = loadSubset().info as unknown as { "x-source": Record<string, string> };
+    const info = loadSubset().info as unknown as { "x-source": Record<string, unknown> };
     expect(loadSubset().openapi).toBe("3.0.0");
     expect(() => checkSubsetIsOpenApi()).not.toThrow();
-    expect(info["x-source"]).toMatchObject({ repository: "stripe/openapi", file: "openapi/spec3.json", apiVersion: expect.any(String), gitBlobSha1: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(info["x-source"]).toMatchObject({
+      repository: "stripe/openapi",
+      path: expect.stringMatching(/^openapi\/spec3\.(json|yaml)$/),
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      apiVersion: expect.any(String),
+      gitBlobSha1: expect.stringMatching(/^[0-9a-f]{40}$/),
+      supplementFrom: expect.objectContaining({ apiVersion: expect.any(String) }),
+      supplements: expect.any(Array),
+    });
+  });
+
+  it("names the pieces its base document lacks, and not those it has", () => {
+    const source = (loadSubset().info as unknown as { "x-source": { supplements: string[] } })["x-source"];
+    // ConfirmationTokens and payment method configurations came after the base's API version
+    // (2023-08-16); an amount did not.
+    expect(source.supplements).toEqual(expect.arrayContaining(["POST /v1/payment_intents: confirmation_token", "POST /v1/payment_intents/{intent}/confirm: confirmation_token", "GET /v1/payment_method_configurations"]));
+    expect(source.supplements).not.toContain("POST /v1/payment_intents: amount");
   });
 
   it("holds every request the provider sends and every answer of the fake in the buyer's paths", async () => {

@@ -3,9 +3,11 @@ import { OpenAPIBackend, type Document } from "openapi-backend";
 
 /**
  * TEST SUPPORT ONLY: Stripe's own OpenAPI document (the subset in openapi-subset.json, cut from
- * github stripe/openapi by extract-openapi.mjs) as a validator, through openapi-backend. The fake
- * refuses requests with it and the conformance test checks every recorded exchange with it, so
- * what counts as a known parameter or a well-formed object is Stripe's word, not ours.
+ * github stripe/openapi at the commit its `info.x-source` names, by extract-openapi.mjs, with the
+ * pieces that version lacks taken from a newer copy and listed in `x-source.supplements`) as a
+ * validator, through openapi-backend. The fake refuses requests with it and the conformance test
+ * checks every recorded exchange with it, so what counts as a known parameter or a well-formed
+ * object is Stripe's word, not ours.
  */
 
 /** A form body as Stripe reads it: `metadata[order_number]=x` becomes `{ metadata: { order_number: "x" } }`. */
@@ -63,9 +65,9 @@ function closeNestedParams(node: unknown): unknown {
 }
 
 /**
- * The one addition to Stripe's words: the checked-in document is of API version 2024-04-10,
- * before TWINT became a PaymentMethod type (docs.stripe.com/payments/twint); where a request
- * names method types (an enum holding `swish`), `twint` is one of them too.
+ * The one addition to Stripe's words: the checked-in document is of API version 2023-08-16 with
+ * pieces of 2024-04-10, both before TWINT became a PaymentMethod type (docs.stripe.com/payments/twint);
+ * where a request names method types (an enum holding `swish`), `twint` is one of them too.
  */
 function withTwint(node: unknown): unknown {
   if (Array.isArray(node)) return node.includes("swish") && !node.includes("twint") ? [...node, "twint"] : node.map(withTwint);
