@@ -31,7 +31,7 @@ import { startServer, type RunningServer } from "./support/server";
  * `-Port`, `Forwarded`) carry junk too. An operator's session opens every back-office list at odd
  * page numbers, and the buyer's order, its upsells still on offer, is posted as accepted on every
  * upsell step of every other market: its total may only ever grow by a price of its own market.
- * Download links (signed by the store, altered or forged) are asked with odd `Range` headers,
+ * The order's ebook link (and forged or altered ones) is asked with odd `Range` headers,
  * uploads and split-test changes are posted without a session or from another origin, and the
  * running split test's entry is asked with odd `xp` values.
  * It runs on PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL, with fewer requests each then
@@ -163,8 +163,8 @@ interface Context {
   orderMarket: string;
   /** An operator's session (`vitanor_admin=…`), for the lists and posts that change nothing only. */
   adminCookie: string;
-  /** A download token the store signed, of a link it does not have: past the signature, to the database. */
-  downloadToken: string;
+  /** Download tokens the store signed: the order's ebook link's, and one of a link it does not have. */
+  downloadTokens: string[];
   /** The running split test of `/offer`, and an `xp` its redirect gave. */
   experimentKey: string;
   xp: string;
@@ -228,9 +228,9 @@ function altered(r: ReturnType<typeof prng>, token: string): string {
 
 const oddRanges = ["bytes=0-", "bytes=1-", "bytes=-1", "bytes=-0", "bytes=0-0", "bytes=5-1", "bytes=abc", "bytes=", "bytes=--", "bytes=0--1", "items=0-1", "bytes=99999999999999999999-", "bytes=18446744073709551616-18446744073709551617", `bytes=${"9".repeat(400)}-`, `bytes=${Array.from({ length: 400 }, (_, i) => `${i}-${i}`).join(",")}`, "bytes=1-2,0-", "bytes = 1-", "bytes=\t1-", "bytes=1e3-", "bytes=0x10-", "bytes=-9007199254740993"];
 
-/** The download route: tokens signed by the store, altered or forged, with odd `Range` and `If-Range` headers. */
+/** The download route: the ebook's token, altered or forged ones, with odd `Range` and `If-Range` headers. */
 function downloadProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
-  const token = context.downloadToken;
+  const token = r.pick(context.downloadTokens);
   const path = `/download/${r.pick([
     () => token,
     () => altered(r, token),
@@ -529,6 +529,11 @@ describe.each(databaseKinds)("fuzzing the production server on %s", (kind) => {
     await first.stop();
     const [signingKey] = await rows<{ value: string }>("select value from store_secrets where name = 'signing-key'");
     if (!signingKey) throw new Error("the store made no signing key");
+    // The ebook's link, as the thank-you page would issue it, with room for a few dozen downloads so
+    // that the ranges meet both a link that serves and one used up.
+    const [link] = await rows<{ id: string }>("insert into download_links (id, order_id, order_line_id, expires_at, max_downloads) select gen_random_uuid(), order_id, id, now() + interval '30 days', 40 from order_lines where kind = 'digital' returning id");
+    if (!link) throw new Error("the order has no digital line");
+    const downloadTokens = [downloadToken(signingKey.value, link.id), downloadToken(signingKey.value, randomUUID())];
     const before = await counts();
     const moneyBefore = await orderMoney();
     expect(moneyBefore.lines.map((line) => line.source)).toEqual(["checkout", "upsell:upsell"]);
@@ -540,10 +545,12 @@ describe.each(databaseKinds)("fuzzing the production server on %s", (kind) => {
     const checkoutPage = await shown.text();
     const assigned = await fetch(`${url}/offer/de`, { headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" }, redirect: "manual" });
     const xp = new URL(assigned.headers.get("location") ?? "/", url).searchParams.get("xp") ?? "";
-    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", checkoutCookie, order, orderMarket: "DE", adminCookie, downloadToken: downloadToken(signingKey.value, randomUUID()), experimentKey, xp };
+    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", checkoutCookie, order, orderMarket: "DE", adminCookie, downloadTokens, experimentKey, xp };
     expect(checkoutCookie).not.toBe("");
     expect(context.token).not.toBe("");
     expect(xp.startsWith(`${experimentKey}.`)).toBe(true);
+    // The ebook's link serves (the test order's test delivery), so the ranges reach the range rules.
+    expect((await fetch(`${url}/download/${downloadTokens[0] ?? ""}`, { headers: { Range: "bytes=0-99" } })).status).toBe(206);
 
     const r = prng(seed);
     const addresses = Array.from({ length: 4000 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.${r.int(254) + 1}`);
@@ -678,7 +685,13 @@ describe.each(databaseKinds)("fuzzing the production server on %s", (kind) => {
     expect(server.output()).not.toMatch(/\n\s+at /);
 
     const after = await counts();
-    expect(after).toEqual({ ...before, feedback: (before.feedback ?? 0) + 5, page_views: (before.page_views ?? 0) + 5 });
+    // The ebook's first download (the setup's) adds its event and an invitation to review it, with its e-mail.
+    const firstDownload = { order_events: (before.order_events ?? 0) + 1, review_invitations: (before.review_invitations ?? 0) + 1, outbox: (before.outbox ?? 0) + 1 };
+    expect(after).toEqual({ ...before, ...firstDownload, feedback: (before.feedback ?? 0) + 5, page_views: (before.page_views ?? 0) + 5 });
+    // However the ranges were asked, the ebook's link counted no more downloads than it allows.
+    const [used] = await rows<{ count: number }>(`select download_count as count from download_links where id = '${link.id}'`);
+    expect(used?.count).toBeGreaterThan(1);
+    expect(used?.count).toBeLessThanOrEqual(40);
     // No post without a session, or from another origin, changed the split test.
     expect(await rows("select key, status from experiments")).toEqual([{ key: experimentKey, status: "running" }]);
     // The order grew only by its own market's upsell, priced as its own market prices it.
