@@ -17,7 +17,7 @@ export { sharedHitCounter } from "./composition/shared-hit-counter.server";
 export { seedStore } from "./composition/seed-store.server";
 export { rendersOwnOrder } from "./upsells/order-page.server";
 export { geoPageOf } from "./funnel/geo-page.server";
-export { backOfficeUploadPaths, handleAdminRequest } from "./admin/admin-handler.server";
+export { backOfficePaths, backOfficeUploadPaths, handleAdminRequest } from "./admin/admin-handler.server";
 export { handleDownloadRequest } from "./composition/download-request.server";
 export { routeExperiment } from "./experiments/routing.server";
 export { addFileFromCommandLine, addOperatorFromCommandLine } from "./composition/operator-command.server";

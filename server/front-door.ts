@@ -30,6 +30,8 @@ export interface FrontDoorHooks {
   checkDatabase?: () => Promise<void>;
   sharedHitCounter?: () => SharedHitCounter | null;
   backOfficeUploadPaths?: readonly string[];
+  /** Every back-office page's path (`/admin/orders/:number`): the request log writes these. */
+  backOfficePaths?: readonly string[];
 }
 
 const policyOf = (req: Request): RoutePolicy => (req.res?.locals.routePolicy as RoutePolicy | undefined) ?? policies.other;
@@ -50,7 +52,7 @@ export function installFrontDoor(app: Express, routes: Record<string, ManifestRo
   const { settings, logger, lifecycle } = runtime;
   app.set("trust proxy", settings.trustProxy);
   const match = createRouteMatcher(routes);
-  app.use(logRequests(logger, routeForLog(match)));
+  app.use(logRequests(logger, routeForLog(match, hooks.backOfficePaths)));
   app.use(closeConnectionsWhileDraining(lifecycle));
   app.use(checkHostAndTarget);
   app.use(sendStrictTransportSecurity(settings.publicUrlIsHttps));

@@ -71,8 +71,11 @@ describe("normalisedPath", () => {
   });
 });
 
+/** The back office's paths as the server build names them (`backOfficePaths`). */
+const backOfficePaths = ["/admin", "/admin/login", "/admin/logout", "/admin/admin.css", "/admin/orders", "/admin/orders/:number", "/admin/orders/:number/refund", "/admin/files", "/admin/files/:id", "/admin/experiments/:key/ship", "/admin/fulfilment.csv"];
+
 describe("routeForLog", () => {
-  const routeOf = routeForLog(createRouteMatcher(manifest));
+  const routeOf = routeForLog(createRouteMatcher(manifest), backOfficePaths);
 
   it.each([
     ["/checkout/fr", 200, "/checkout/:locale"],
@@ -84,6 +87,17 @@ describe("routeForLog", () => {
     ["/admin/orders/VN-7K3M-Q9XD", 200, "/admin/orders/:number"],
     ["/admin/orders/VN-WXYZ-ABCD", 200, "/admin/orders/:number"],
     ["/admin/orders/VN-WXYZ-ABCD", 404, "/admin/orders/:number"],
+    // Typed by hand: an order number without its prefix, or any other segment, is never written as typed.
+    ["/admin/orders/KMQXHJRT", 404, "/admin/orders/:number"],
+    ["/admin/orders/kmqxhjrt/refund", 200, "/admin/orders/:number/refund"],
+    ["/admin/orders/anna.muster@example.com", 404, "/admin/orders/:number"],
+    ["/admin/files/12", 200, "/admin/files/:id"],
+    ["/admin/experiments/k3j9x2ab/ship", 303, "/admin/experiments/:key/ship"],
+    ["/admin/fulfilment.csv", 200, "/admin/fulfilment.csv"],
+    ["/admin/", 302, "/admin"],
+    ["/admin/login", 200, "/admin/login"],
+    ["/admin/customers/KMQXHJRT", 404, "/admin/*"],
+    ["/admin/orders/KMQXHJRT/nonsense/anna", 404, "/admin/*"],
     // An address nobody serves is never written as typed: it may be anything.
     ["/anna.muster@example.com", 404, "*"],
     ["/no/such/page", 404, "*"],

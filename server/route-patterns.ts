@@ -95,12 +95,18 @@ export function normalisedPath(pathname: string): string {
   return `/${segments.map((segment) => (orderNumberLike.test(segment) ? ":number" : plainWord.test(segment) ? segment : ":id")).join("/")}`;
 }
 
-/** The pattern a request is logged under: a route's, a fixed prefix's, or `*` for an address nobody serves. */
-export function routeForLog(match: (pathname: string) => MatchedRoute | null) {
+/**
+ * The pattern a request is logged under: a route's, a fixed prefix's, or `*` for an address nobody
+ * serves. The back office is its own router: its paths (`/admin/orders/:number`, from the server
+ * build) name its routes, and a back-office address none of them matches is `/admin/*`, so that a
+ * hand-typed order number, an e-mail address or anything else in it is never written as typed.
+ */
+export function routeForLog(match: (pathname: string) => MatchedRoute | null, backOfficePaths: readonly string[] = []) {
+  const backOffice = createRouteMatcher(Object.fromEntries(["/admin", ...backOfficePaths].map((path) => [path, { id: path, path, module: {} }])));
   return (pathname: string, status: number): string => {
     if (pathname.startsWith("/assets/")) return "/assets/*";
     if (pathname.startsWith("/builds/")) return "/builds/*";
-    if (pathname === "/admin" || pathname.startsWith("/admin/")) return normalisedPath(pathname);
+    if (pathname === "/admin" || pathname.startsWith("/admin/")) return backOffice(pathname)?.pattern ?? "/admin/*";
     const { path, data } = pagePathOf(pathname);
     const lastSegment = path.split("/").at(-1) ?? "";
     // A file (pages have no dot in their address) or the server's own `/healthz`: no route of the app.

@@ -41,6 +41,8 @@ const navigationFor = (operator: Operator) =>
 
 /** The paths whose POST carries a file (the server gives them its upload limit instead of a form's). */
 export const backOfficeUploadPaths = adminRoutes.filter((route) => route.upload).map((route) => `/admin/${route.path}`);
+/** Every path the back office answers, its pages' patterns included: the request log names requests by them. */
+export const backOfficePaths = ["/admin", "/admin/admin.css", "/admin/login", "/admin/logout", ...adminRoutes.map((route) => `/admin/${route.path}`)];
 
 /** Short result codes after a redirect: the notice is chosen here, never taken from the URL. */
 const notices: Record<string, Notice> = {

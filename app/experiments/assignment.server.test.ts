@@ -192,14 +192,43 @@ describe("requests that must not go round in a circle or count as visitors", () 
 
   it("never redirects again a request that carries a valid xp of any live test, shipped ones included", () => {
     const both = live(shippedThere, shippedBack);
-    const first = decide(request("/offer"), both, () => "x");
-    expect(first).toMatchObject({ kind: "redirect", redirect: { location: "/offer2" } });
+    expect(decide(request("/offer"), live(shippedThere), () => "x")).toMatchObject({ kind: "redirect", redirect: { location: "/offer2" } });
     // Even if two shipped tests point at each other, the arm's page carrying an xp is served.
     expect(decide(request("/offer2?xp=aaaa1111.1"), both, () => "x")).toEqual({ kind: "pass" });
     expect(decide(request("/offer?xp=bbbb2222.1"), live(offerTest, shippedBack), () => "x")).toEqual({ kind: "pass" });
     // An xp of no live test, or of an arm it does not have, is no reason to pass.
     expect(decide(request("/offer?xp=zzzz9999.1"), live(offerTest), () => idFor(1))).toMatchObject({ kind: "redirect" });
     expect(decide(request("/offer?xp=bbbb2222.3"), live(offerTest, shippedBack), () => idFor(1))).toMatchObject({ kind: "redirect" });
+  });
+
+  /** The locations a visitor's browser goes through from `url`, following redirects (at most ten). */
+  function follow(url: string, experiments: LiveExperiments, method = "GET", agent = browser): string[] {
+    const visited = [url];
+    for (let hop = 0; hop < 10; hop++) {
+      const decision = decide({ ...request(visited.at(-1) ?? url, { "user-agent": agent }), method }, experiments, () => idFor(1));
+      if (decision.kind === "pass") return visited;
+      visited.push(decision.redirect.location);
+    }
+    return visited;
+  }
+
+  it("does not loop between two shipped tests pointing at each other, though no request carries an xp", () => {
+    // Stored before the back office refused such a pair: each entry is the other's shipped arm.
+    const both = live(shippedThere, shippedBack);
+    for (const url of ["/offer", "/offer2", "/offer/fr?src=v2", "/OFFER2/CH-FR"]) {
+      const visited = follow(url, both);
+      expect(visited.length, visited.join(" → ")).toBeLessThanOrEqual(2);
+      expect(new Set(visited.map((location) => location.toLowerCase())).size).toBe(visited.length);
+    }
+  });
+
+  it("does not loop through a control that is another test's entry, for crawlers and HEAD requests", () => {
+    // A running test whose control is the entry of a shipped test that points back.
+    const running: LiveExperiment = { ...offerTest, key: "cccc3333", arms: [{ path: "/offer2", weight: 50 }, { path: "/take2", weight: 50 }] };
+    for (const [method, agent] of [["HEAD", browser], ["GET", crawler]] as const) {
+      const visited = follow("/offer", live(running, shippedBack), method, agent);
+      expect(visited.length, visited.join(" → ")).toBeLessThanOrEqual(2);
+    }
   });
 
   it("sends a HEAD request to the control without counting it as a visitor", () => {

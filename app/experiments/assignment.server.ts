@@ -12,8 +12,9 @@ import { bucketRanges, chooseArm, growthBookHash } from "./hash";
  * `xp=<key>.<arm>.<token>`, the token naming this one exposure (0035-exposure-tokens.md): every
  * arm, the control too, takes the same redirect, so no arm is a round trip faster. A request that
  * already carries an `xp` of any live test is served its page as it is (whether its token holds
- * decides only whether its order counts). Crawlers and `HEAD` requests get the control's page and
- * are not counted.
+ * decides only whether its order counts); a redirect without an `xp` never lands on another live
+ * test's entry, so no two tests can send a request round in a circle (0032). Crawlers and `HEAD`
+ * requests get the control's page and are not counted.
  * Nothing is stored on the device before analytics consent; after it, a first-party cookie keeps
  * the arm and its token across visits; a cookie whose token is not valid counts as none.
  */
@@ -106,6 +107,12 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
     const target = withLocale(experiment.arms[arm]?.path ?? experiment.entryPath, locale);
     // The control's own page, without an arm to carry, is served as it is.
     if (xp === null && target.toLowerCase() === withLocale(entryPath, locale)) return pass;
+    // A redirect without an xp (a shipped test's, a crawler's or a HEAD's) leaves nothing on the
+    // next request to stop another test from redirecting it again, so it never lands on another
+    // live test's entry: the entry is served as it is instead. Each such redirect then ends on a page
+    // no test redirects, so no pair of stored tests can send a request round in a circle, whatever
+    // the back office let through when they were saved.
+    if (xp === null && live.has(splitLocale(target).path)) return pass;
     return { kind: "redirect", redirect: { location: `${target}${searchWith(request.search, xp)}`, cookies }, exposure: null };
   };
 

@@ -147,14 +147,22 @@ export type FulfilmentRefusal =
 /** Statuses of a fulfilled order whose goods may still go out (a later parcel of the same order). */
 const owedStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded"];
 
+/** Whether a dispute of the order's payment is open, or was lost. */
+async function disputed(tx: Transaction, order: Order): Promise<boolean> {
+  const [held] = await tx.select({ held: sql<boolean>`${orderDisputed}` }).from(orders).where(eq(orders.id, order.id));
+  return Boolean(held?.held);
+}
+
 /**
  * Why an order fulfilled already may take no further parcel, or null: it was refunded, withdrawn or
- * cancelled, or every physical line of it is given back. Its buyer is owed no goods, so no parcel is
+ * cancelled, every physical line of it is given back, or its payment is disputed (open or lost, as
+ * for a first parcel: the money may be or is gone). Its buyer is owed no goods, so no parcel is
  * recorded and no shipping e-mail sent.
  */
 export async function noGoodsOwed(tx: Transaction, order: Order): Promise<FulfilmentRefusal | null> {
   if (order.erasedAt) return "erased";
   if (!owedStatuses.includes(order.status)) return "not_shippable";
+  if (await disputed(tx, order)) return "disputed";
   const [{ lines } = { lines: 0 }] = await tx
     .select({ lines: sql<number>`count(*)::int` })
     .from(orderLines)
@@ -174,8 +182,7 @@ export async function fulfilLocked(tx: Transaction, operator: Operator, order: O
   if (order.erasedAt) return "erased";
   if (!(shippableStatuses as readonly OrderStatus[]).includes(order.status)) return "not_shippable";
   if (!order.funnelEndedAt) return "funnel_open";
-  const [held] = await tx.select({ held: sql<boolean>`${orderDisputed}` }).from(orders).where(eq(orders.id, order.id));
-  if (held?.held) return "disputed";
+  if (await disputed(tx, order)) return "disputed";
   const [{ lines } = { lines: 0 }] = await tx
     .select({ lines: sql<number>`count(*)::int` })
     .from(orderLines)

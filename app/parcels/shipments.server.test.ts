@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/database.server";
-import { orderLines, orders, payments, refunds } from "../orders/schema";
+import { disputes, orderLines, orders, payments, refunds } from "../orders/schema";
 import { outbox } from "../mail/schema";
 import { composeMail } from "../emails/compose.server";
 import { markSent } from "../mail/outbox.server";
@@ -185,6 +185,35 @@ describe.each(databaseKinds)("parcels on %s", (kind) => {
     await db.insert(refunds).values({ id: randomUUID(), orderId: order.id, paymentId: payment.id, amountMinor: 1, reason: "damaged", status: "succeeded", lineIds: lines.map((line) => line.id), idempotencyKey: `all-${order.id}` });
     await db.update(orders).set({ status: "partially_refunded" }).where(eq(orders.id, order.id));
     expect(await record({ orderNumber: order.number, carrier: "dpd", trackingNumber: "01234567890123" })).toMatchObject({ kind: "refused", reason: "nothing_to_ship" });
+  });
+
+  it.each([
+    ["open", "open", null],
+    ["lost", "closed", "lost"],
+    ["lost at PayPal", "closed", "RESOLVED_BUYER_FAVOUR"],
+  ] as const)("refuses a new parcel of a fulfilled order whose dispute is %s, on its page and from the CSV, yet takes a correction", async (_, status, outcome) => {
+    const { order } = await paidTestOrder(db);
+    const first = await record({ orderNumber: order.number, carrier: "dhl", trackingNumber: "00340434161234567890" });
+    if (first.kind !== "recorded") throw new Error("expected a shipment");
+    const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
+    if (!payment) throw new Error("no payment");
+    await db.insert(disputes).values({ id: randomUUID(), orderId: order.id, paymentId: payment.id, provider: "stripe", providerRef: `dp_${randomUUID()}`, status, outcome });
+    expect(await record({ orderNumber: order.number, carrier: "dpd", trackingNumber: "01234567890123" })).toEqual({ kind: "refused", orderNumber: order.number, reason: "disputed" });
+    const imported = await importTrackingCsv(db, operator, ["Order number,Carrier,Tracking number", `${order.number},UPS,1Z999AA10123456784`].join("\r\n"), { reviewDelayDays: 7 });
+    if (imported.kind !== "imported") throw new Error(imported.reason);
+    expect(imported.lines.map(({ outcome: line }) => (line.kind === "refused" ? line.reason : line.kind))).toEqual(["disputed"]);
+    expect(await shipmentsOf(db, order.id)).toHaveLength(1);
+    expect((await mailsOf(order.id)).map((mail) => mail.kind)).toEqual(["shipment"]);
+    expect(await record({ orderNumber: order.number, carrier: "gls", trackingNumber: "12345678901", corrects: first.shipment.id })).toMatchObject({ kind: "recorded" });
+  });
+
+  it("takes a further parcel of a fulfilled order once its dispute closed in the store's favour", async () => {
+    const { order } = await paidTestOrder(db);
+    expect((await record({ orderNumber: order.number, carrier: "dhl", trackingNumber: "00340434161234567890" })).kind).toBe("recorded");
+    const [payment] = await db.select().from(payments).where(eq(payments.orderId, order.id));
+    if (!payment) throw new Error("no payment");
+    await db.insert(disputes).values({ id: randomUUID(), orderId: order.id, paymentId: payment.id, provider: "stripe", providerRef: `dp_${randomUUID()}`, status: "closed", outcome: "won" });
+    expect(await record({ orderNumber: order.number, carrier: "dpd", trackingNumber: "01234567890123" })).toMatchObject({ kind: "recorded" });
   });
 
   describe("the warehouse's CSV", () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -5,13 +6,14 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../app/db/database.server";
+import { downloadToken } from "../../app/downloads/links.server";
 import { upsells } from "../../app/funnel/content.server";
 import { marketForCountryCode, markets } from "../../app/market/markets";
 import { standardDeliveryMinor } from "../../app/orders/commerce-content.server";
 import { quoteLine } from "../../app/orders/quote.server";
 import { addOperator } from "./support/back-office";
 import { placeOrder, type PlacedOrder } from "./support/orders-over-http";
-import { createPostgresDatabase } from "./support/postgres";
+import { createPostgresDatabase, databaseKinds } from "./support/postgres";
 import { rawRequest } from "./support/raw-http";
 import { startServer, type RunningServer } from "./support/server";
 
@@ -29,12 +31,16 @@ import { startServer, type RunningServer } from "./support/server";
  * `-Port`, `Forwarded`) carry junk too. An operator's session opens every back-office list at odd
  * page numbers, and the buyer's order, its upsells still on offer, is posted as accepted on every
  * upsell step of every other market: its total may only ever grow by a price of its own market.
- * `FUZZ_SEED` and `FUZZ_REQUESTS` change the stream.
+ * The order's ebook link (and forged or altered ones) is asked with odd `Range` headers,
+ * uploads and split-test changes are posted without a session or from another origin, and the
+ * running split test's entry is asked with odd `xp` values.
+ * It runs on PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL, with fewer requests each then
+ * so that the file takes about as long. `FUZZ_SEED` and `FUZZ_REQUESTS` change the stream.
  */
 
 const operatorPassword = "fuzz operator password";
 const seed = Number(process.env.FUZZ_SEED ?? 0x5eed_2026);
-const requestCount = Number(process.env.FUZZ_REQUESTS ?? 10_500);
+const requestCount = Number(process.env.FUZZ_REQUESTS ?? (databaseKinds.length > 1 ? 6_000 : 10_500));
 const lanes = 12;
 
 /** mulberry32: small, fast, and the same stream for the same seed everywhere. */
@@ -156,8 +162,13 @@ interface Context {
   checkoutCookie: string;
   order: PlacedOrder;
   orderMarket: string;
-  /** An operator's session (`vitanor_admin=…`), for the lists only. */
+  /** An operator's session (`vitanor_admin=…`), for the lists and posts that change nothing only. */
   adminCookie: string;
+  /** Download tokens the store signed: the order's ebook link's, and one of a link it does not have. */
+  downloadTokens: string[];
+  /** The running split test of `/offer`, and an `xp` its redirect gave. */
+  experimentKey: string;
+  xp: string;
 }
 
 const contentTypes = ["application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-16", "text/plain", "application/json", "application/octet-stream", "", "multipart/mixed", "application/x-www-form-urlencoded;;;", "x".repeat(500)];
@@ -199,6 +210,111 @@ function crossMarketAcceptances(context: Context): Probe[] {
         { kind: "fetch", label: `POST /${step} (other market)`, method: "POST", path: `/${step}`, headers: { ...form, "X-Forwarded-For": `198.51.100.${index + 1}`, "CF-IPCountry": market.country }, body: "intent=accept&digitalConsent=yes", upsell: true },
       ]),
   );
+}
+
+/** A token with one character changed, a piece cut off or added: never a valid one. */
+function altered(r: ReturnType<typeof prng>, token: string): string {
+  const at = r.int(token.length);
+  const swap = token[at] === "A" ? "B" : "A";
+  return r.pick([
+    `${token.slice(0, at)}${swap}${token.slice(at + 1)}`,
+    token.slice(0, at),
+    `${token}${r.text(r.int(5) + 1, "abcABC019-_.")}`,
+    token.replace(".", ""),
+    token.split(".").reverse().join("."),
+    `${token}/${token}`,
+    token.toUpperCase(),
+  ]);
+}
+
+const oddRanges = ["bytes=0-", "bytes=1-", "bytes=-1", "bytes=-0", "bytes=0-0", "bytes=5-1", "bytes=abc", "bytes=", "bytes=--", "bytes=0--1", "items=0-1", "bytes=99999999999999999999-", "bytes=18446744073709551616-18446744073709551617", `bytes=${"9".repeat(400)}-`, `bytes=${Array.from({ length: 400 }, (_, i) => `${i}-${i}`).join(",")}`, "bytes=1-2,0-", "bytes = 1-", "bytes=\t1-", "bytes=1e3-", "bytes=0x10-", "bytes=-9007199254740993"];
+
+/** The download route: the ebook's token, altered or forged ones, with odd `Range` and `If-Range` headers. */
+function downloadProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
+  const token = r.pick(context.downloadTokens);
+  const path = `/download/${r.pick([
+    () => token,
+    () => altered(r, token),
+    () => altered(r, token),
+    () => encodeURIComponent(r.text(r.int(80))),
+    () => "x".repeat(r.pick([200, 5000])),
+    () => `${token}%00`,
+    () => `..%2f..%2f${token}`,
+    () => "",
+  ])()}`;
+  const headers: Record<string, string> = { "X-Forwarded-For": clientOf() };
+  if (r.chance(0.8)) headers.Range = r.pick(oddRanges);
+  if (r.chance(0.2)) headers["If-Range"] = r.pick(['"abc"', "Thu, 01 Jan 1970 00:00:00 GMT", "x".repeat(300), ""]);
+  if (r.chance(0.1)) headers["Accept-Encoding"] = r.pick(encodings);
+  const method = r.pick(["GET", "GET", "GET", "HEAD", "POST"]);
+  return { kind: "fetch", label: `${method} /download (${path.length > 60 ? "long" : "odd"})`, method, path, headers };
+}
+
+/**
+ * Uploads to the back office without a session: no boundary, an empty or odd one, another origin, and
+ * (over a raw socket) a declared length of 100 MB or more that never comes. Each is refused before
+ * its body is read.
+ */
+function filesProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
+  const origin = r.pick([context.origin, context.origin, "https://evil.example", "null", ""]);
+  const cookie = r.pick(["", "", "vitanor_admin=nope", `vitanor_admin=${"a".repeat(500)}`]);
+  const type = r.pick(["multipart/form-data", "multipart/form-data; boundary=", `multipart/form-data; boundary=${"b".repeat(200)}`, "multipart/form-data; boundary=x; boundary=y", "multipart/mixed; boundary=x", "application/x-www-form-urlencoded", "text/plain"]);
+  if (r.chance(0.35)) {
+    const length = r.pick(["104857600", "1073741824", "99999999999999999999", "-1", "abc"]);
+    const head = [`POST /admin/files HTTP/1.1`, "Host: shop", `X-Forwarded-For: ${clientOf()}`, `Content-Type: ${type}`, `Content-Length: ${length}`, ...(origin ? [`Origin: ${origin}`] : []), ...(cookie ? [`Cookie: ${cookie}`] : []), "Connection: close", "", ""].join("\r\n");
+    return { kind: "raw", label: "raw POST /admin/files (declared huge)", writes: [head, "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\r\n%PDF-1.7"], end: true };
+  }
+  const headers: Record<string, string> = { "X-Forwarded-For": clientOf(), "Content-Type": type };
+  if (origin) headers.Origin = origin;
+  if (cookie) headers.Cookie = cookie;
+  const body = r.chance(0.5) ? multipartBody(r).body : r.bytes(r.int(4096));
+  return { kind: "fetch", label: "POST /admin/files (no session)", method: "POST", path: "/admin/files", headers, body };
+}
+
+/**
+ * Split-test changes: without a session, with one but from another origin, and with one from the
+ * back office's own origin but with forms that are never valid (a new test) or keys of no test.
+ */
+function experimentsProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
+  const headers: Record<string, string> = { "X-Forwarded-For": clientOf(), "Content-Type": r.pick(["application/x-www-form-urlencoded", "application/x-www-form-urlencoded", "multipart/form-data", "text/plain"]) };
+  const body = formBody(r, context.token);
+  const own = r.chance(0.5);
+  if (own) {
+    // The operator's session from the store's own origin: only posts that cannot change anything.
+    const path = r.pick(["/admin/experiments", "/admin/experiments", "/admin/experiments/zzzzzzzz/start", "/admin/experiments/zzzzzzzz/ship", "/admin/experiments/%00/stop", `/admin/experiments/${"a".repeat(300)}/ship`, "/admin/experiments/../files"]);
+    return { kind: "fetch", label: `POST ${path.slice(0, 40)} (operator, junk)`, method: "POST", path, headers: { ...headers, Cookie: context.adminCookie, Origin: context.origin }, body };
+  }
+  const path = r.pick(["/admin/experiments", `/admin/experiments/${context.experimentKey}/stop`, `/admin/experiments/${context.experimentKey}/ship`, `/admin/experiments/${context.experimentKey}/start`]);
+  const who = r.int(3);
+  if (who === 1) Object.assign(headers, { Cookie: context.adminCookie, Origin: r.pick(["https://evil.example", "null", `${context.origin}.evil.example`]) });
+  if (who === 2) Object.assign(headers, { Cookie: context.adminCookie });
+  if (who === 0 && r.chance(0.5)) headers.Origin = context.origin;
+  return { kind: "fetch", label: `POST /admin/experiments… (${["no session", "other origin", "no origin"][who]})`, method: "POST", path, headers, body: body || `arm=1&intent=ship` };
+}
+
+/** The running test's entry and arm pages with `xp` values malformed, overlong, altered or full of control characters. */
+function xpProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
+  const { experimentKey: key, xp } = context;
+  const token = xp.split(".")[2] ?? "";
+  const value = r.pick([
+    () => encodeURIComponent(altered(r, xp)),
+    () => `${key}.${r.pick(["", "-1", "9", "1e3", "01", "4294967296", "0x1"])}`,
+    () => `${key}.1.${altered(r, token)}`,
+    () => `${key}.0.${"A".repeat(r.pick([35, 36, 37, 5000]))}`,
+    () => "x".repeat(r.pick([100, 5000, 20_000])),
+    () => `${key}%00.1`,
+    () => `${key}.1%0d%0aSet-Cookie:%20vitanor_xp=evil`,
+    () => `${key}.1.${token}%1b%07%7f`,
+    () => encodeURIComponent(r.text(r.int(60))),
+    () => `${encodeURIComponent(xp)}&xp=${key}.0&xp=zzzzzzzz.1`,
+    () => encodeURIComponent(`${xp}\t\u0000`),
+    () => "%",
+  ])();
+  const path = `${r.pick(["/offer", "/offer/de", "/offer/fr", "/OFFER/DE", "/offer2/de", "/offer.data", "/checkout/de"])}?${r.chance(0.3) ? "src=v2&" : ""}xp=${value}`;
+  const headers: Record<string, string> = { "X-Forwarded-For": clientOf(), "User-Agent": r.pick(["Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", "Googlebot/2.1", ""]) };
+  if (r.chance(0.3)) headers.Cookie = r.pick([`vitanor_consent=granted; vitanor_xp=${encodeURIComponent(value)}`, `vitanor_consent=granted; vitanor_xp=${xp}~${xp}~${"a".repeat(2000)}`, "vitanor_consent=granted; vitanor_xp=~~~", `vitanor_xp=${xp}`]);
+  const method = r.pick(["GET", "GET", "HEAD"]);
+  return { kind: "fetch", label: `${method} entry (odd xp)`, method, path, headers };
 }
 
 function postProbe(r: ReturnType<typeof prng>, context: Context, clientOf: () => string): Probe {
@@ -319,12 +435,17 @@ interface Tally {
   byClass: Record<string, number>;
   /** Each route and status that answered 5xx, with how often. */
   fiveHundreds: Record<string, number>;
+  /** Each probe that got no answer at all (fetch refused to send it, or the server closed first), with how often. */
+  unanswered: Record<string, number>;
   leaks: string[];
 }
 
 function record(tally: Tally, label: string, statuses: number[], text: string) {
   tally.sent += 1;
-  if (statuses.length === 0) tally.byClass["no answer"] = (tally.byClass["no answer"] ?? 0) + 1;
+  if (statuses.length === 0) {
+    tally.byClass["no answer"] = (tally.byClass["no answer"] ?? 0) + 1;
+    tally.unanswered[label] = (tally.unanswered[label] ?? 0) + 1;
+  }
   for (const status of statuses) {
     const key = status === 429 ? "429" : status === 413 ? "413" : `${Math.floor(status / 100)}xx`;
     tally.byClass[key] = (tally.byClass[key] ?? 0) + 1;
@@ -335,7 +456,7 @@ function record(tally: Tally, label: string, statuses: number[], text: string) {
 }
 
 /** Row counts of everything a request could write, and the total of counted page views. */
-const countedTables = ["orders", "order_lines", "order_events", "payments", "refunds", "outbox", "withdrawals", "refund_requests", "feedback", "webhook_events", "test_gateway_charges", "operator_sessions", "audit_log", "review_invitations", "reviews"];
+const countedTables = ["orders", "order_lines", "order_events", "payments", "refunds", "outbox", "withdrawals", "refund_requests", "feedback", "webhook_events", "test_gateway_charges", "operator_sessions", "audit_log", "review_invitations", "reviews", "digital_files", "download_links", "experiments"];
 /**
  * An upsell page rendered for the buyer's open order (after any post to it) counts as an offer
  * shown: those events are what the page is for, so only the others are counted.
@@ -343,21 +464,25 @@ const countedTables = ["orders", "order_lines", "order_events", "payments", "ref
 const countedRows = (table: string) => (table === "order_events" ? `${table} where type <> 'upsell_shown'` : table);
 const countQuery = `select ${countedTables.map((table) => `(select count(*) from ${countedRows(table)})::int as ${table}`).join(", ")}, (select coalesce(sum(views), 0) from page_views)::int as page_views`;
 
-describe("fuzzing the production server", () => {
+describe.each(databaseKinds)("fuzzing the production server on %s", (kind) => {
   let dataDir: string;
   let postgres: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
   let env: Record<string, string>;
   let server: RunningServer | undefined;
 
-  async function counts(): Promise<Record<string, number>> {
-    if (postgres) return (await postgres.query<Record<string, number>>(countQuery))[0] ?? {};
+  /** The rows of a query, on whichever database the store runs (PGlite only while no server holds it). */
+  async function rows<T extends Record<string, unknown>>(text: string): Promise<T[]> {
+    if (postgres) return postgres.query<T>(text);
     const database = await openDatabase({ dataDir });
     try {
-      const result = (await database.db.execute(sql.raw(countQuery))) as unknown as { rows: Record<string, number>[] };
-      return result.rows[0] ?? {};
+      return ((await database.db.execute(sql.raw(text))) as unknown as { rows: T[] }).rows;
     } finally {
       await database.close();
     }
+  }
+
+  async function counts(): Promise<Record<string, number>> {
+    return (await rows<Record<string, number>>(countQuery))[0] ?? {};
   }
 
   /** The buyer's order (the store's only one): its market, currency, total and lines. */
@@ -365,24 +490,15 @@ describe("fuzzing the production server", () => {
     const orderQuery = "select market, currency, total_minor as \"totalMinor\" from orders";
     const lineQuery = "select source, bundle_id as \"bundleId\", gross_minor as \"grossMinor\", vat_minor as \"vatMinor\", vat_rate_bp as \"vatRateBp\", created_at as \"createdAt\" from order_lines order by source";
     type Money = Awaited<ReturnType<typeof orderMoney>>;
-    const read = async (query: <T extends Record<string, unknown>>(text: string) => Promise<T[]>): Promise<Money> => {
-      const orders = await query<Omit<Money, "lines">>(orderQuery);
-      expect(orders).toHaveLength(1);
-      const lines = (await query<Money["lines"][number]>(lineQuery)).map((line) => ({ ...line, createdAt: new Date(line.createdAt) }));
-      return { ...(orders[0] as Omit<Money, "lines">), lines };
-    };
-    if (postgres) return read((text) => postgres?.query(text) ?? Promise.resolve([]));
-    const database = await openDatabase({ dataDir });
-    try {
-      return await read(async <T,>(text: string) => ((await database.db.execute(sql.raw(text))) as unknown as { rows: T[] }).rows);
-    } finally {
-      await database.close();
-    }
+    const orders = await rows<Omit<Money, "lines">>(orderQuery);
+    expect(orders).toHaveLength(1);
+    const lines = (await rows<Money["lines"][number]>(lineQuery)).map((line) => ({ ...line, createdAt: new Date(line.createdAt) }));
+    return { ...(orders[0] as Omit<Money, "lines">), lines };
   }
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "storefront-fuzz-"));
-    postgres = process.env.TEST_DATABASE_URL ? await createPostgresDatabase("fuzz") : undefined;
+    postgres = kind === "postgres" ? await createPostgresDatabase("fuzz") : undefined;
     env = { DATA_DIR: dataDir, TRUST_PROXY: "loopback", LOG_LEVEL: "warn", ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
   }, 60_000);
   afterAll(async () => {
@@ -393,7 +509,8 @@ describe("fuzzing the production server", () => {
 
   it(`sends ${requestCount} malformed requests: no 5xx, no stack trace, still serving, the database as the valid requests left it`, { timeout: 240_000 }, async () => {
     // A store with one real order (whose cookie the upsell posts carry), its funnel still open and
-    // one upsell taken on its own market's page, and an operator logged in; then counted at rest.
+    // one upsell taken on its own market's page, an operator logged in and a split test of /offer
+    // running; then counted at rest.
     expect(addOperator(env, "fuzz@example.com", "owner", operatorPassword).status).toBe(0);
     const first = await startServer(env);
     const order = await placeOrder(first.url, { thankYou: false });
@@ -402,7 +519,22 @@ describe("fuzzing the production server", () => {
     const login = await fetch(`${first.url}/admin/login`, { method: "POST", body: new URLSearchParams({ email: "fuzz@example.com", password: operatorPassword }), headers: { Origin: new URL(first.url).origin }, redirect: "manual" });
     const adminCookie = /vitanor_admin=[^;]+/.exec(login.headers.get("set-cookie") ?? "")?.[0] ?? "";
     expect(adminCookie).not.toBe("");
+    const experimentStarted = await fetch(`${first.url}/admin/experiments`, {
+      method: "POST",
+      body: "name=Fuzz&entry=%2Foffer&armPath=%2Foffer&armWeight=50&armPath=%2Foffer2&armWeight=50&primaryMetric=conversion",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(first.url).origin, Cookie: adminCookie },
+      redirect: "manual",
+    });
+    const experimentKey = /\/admin\/experiments\/([a-z0-9]{8})\?done=started$/.exec(experimentStarted.headers.get("location") ?? "")?.[1] ?? "";
+    expect(experimentKey).not.toBe("");
     await first.stop();
+    const [signingKey] = await rows<{ value: string }>("select value from store_secrets where name = 'signing-key'");
+    if (!signingKey) throw new Error("the store made no signing key");
+    // The ebook's link, as the thank-you page would issue it, with room for a few dozen downloads so
+    // that the ranges meet both a link that serves and one used up.
+    const [link] = await rows<{ id: string }>("insert into download_links (id, order_id, order_line_id, expires_at, max_downloads) select gen_random_uuid(), order_id, id, now() + interval '30 days', 40 from order_lines where kind = 'digital' returning id");
+    if (!link) throw new Error("the order has no digital line");
+    const downloadTokens = [downloadToken(signingKey.value, link.id), downloadToken(signingKey.value, randomUUID())];
     const before = await counts();
     const moneyBefore = await orderMoney();
     expect(moneyBefore.lines.map((line) => line.source)).toEqual(["checkout", "upsell:upsell"]);
@@ -412,9 +544,14 @@ describe("fuzzing the production server", () => {
     const shown = await fetch(`${url}/checkout/de?bundle=shape-3`);
     const checkoutCookie = /vn_checkout=[^;]+/.exec(shown.headers.get("set-cookie") ?? "")?.[0] ?? "";
     const checkoutPage = await shown.text();
-    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", checkoutCookie, order, orderMarket: "DE", adminCookie };
+    const assigned = await fetch(`${url}/offer/de`, { headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" }, redirect: "manual" });
+    const xp = new URL(assigned.headers.get("location") ?? "/", url).searchParams.get("xp") ?? "";
+    const context: Context = { origin: new URL(url).origin, token: /name="token" value="([^"]+)"/.exec(checkoutPage)?.[1] ?? "", checkoutCookie, order, orderMarket: "DE", adminCookie, downloadTokens, experimentKey, xp };
     expect(checkoutCookie).not.toBe("");
     expect(context.token).not.toBe("");
+    expect(xp.startsWith(`${experimentKey}.`)).toBe(true);
+    // The ebook's link serves (the test order's test delivery), so the ranges reach the range rules.
+    expect((await fetch(`${url}/download/${downloadTokens[0] ?? ""}`, { headers: { Range: "bytes=0-99" } })).status).toBe(206);
 
     const r = prng(seed);
     const addresses = Array.from({ length: 4000 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}.${r.int(254) + 1}`);
@@ -422,8 +559,24 @@ describe("fuzzing the production server", () => {
     const clientOf = () => (r.chance(0.04) ? hammer : r.chance(0.02) ? r.pick(["nonsense", "1.2.3.4, 5.6.7.8", "::ffff:zz", "", "x".repeat(200)]) : r.pick(addresses));
     const probes: Probe[] = [];
     for (let i = 0; i < requestCount; i++) {
-      const kind = r.next();
-      probes.push(kind < 0.53 ? postProbe(r, context, clientOf) : kind < 0.81 ? pathProbe(r, clientOf) : kind < 0.85 ? adminListProbe(r, context, clientOf) : rawProbe(r, clientOf));
+      const next = r.next();
+      probes.push(
+        next < 0.47
+          ? postProbe(r, context, clientOf)
+          : next < 0.69
+            ? pathProbe(r, clientOf)
+            : next < 0.73
+              ? adminListProbe(r, context, clientOf)
+              : next < 0.79
+                ? downloadProbe(r, context, clientOf)
+                : next < 0.83
+                  ? filesProbe(r, context, clientOf)
+                  : next < 0.86
+                    ? experimentsProbe(r, context, clientOf)
+                    : next < 0.91
+                      ? xpProbe(r, context, clientOf)
+                      : rawProbe(r, clientOf),
+      );
     }
     const acceptances = crossMarketAcceptances(context);
     acceptances.forEach((probe, index) => probes.splice(Math.floor(((index + 1) * probes.length) / (acceptances.length + 1)), 0, probe));
@@ -460,7 +613,7 @@ describe("fuzzing the production server", () => {
       body: "orderNumber=VN-0000-0000&reason=none",
     })));
 
-    const tally: Tally = { sent: 0, byClass: {}, fiveHundreds: {}, leaks: [] };
+    const tally: Tally = { sent: 0, byClass: {}, fiveHundreds: {}, unanswered: {}, leaks: [] };
     const validAnswers: number[] = [];
     const upsellAnswers: Record<string, number> = {};
     const started = Date.now();
@@ -502,11 +655,15 @@ describe("fuzzing the production server", () => {
       `fuzz (seed ${seed}): ${tally.sent} requests in ${seconds.toFixed(1)} s over ${lanes} connections at a time; answers by status: ${Object.entries(tally.byClass)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([key, count]) => `${key} ${count}`)
-        .join(", ")}; slow clients cut off after ${slow.map((answer) => (answer.closedAfterMs === null ? "never" : `${(answer.closedAfterMs / 1000).toFixed(1)} s`)).join(", ")}`,
+        .join(", ")}; no answer to ${JSON.stringify(tally.unanswered)}; slow clients cut off after ${slow.map((answer) => (answer.closedAfterMs === null ? "never" : `${(answer.closedAfterMs / 1000).toFixed(1)} s`)).join(", ")}`,
     );
 
-    expect(tally.sent).toBeGreaterThanOrEqual(10_000);
+    expect(tally.sent).toBeGreaterThanOrEqual(requestCount);
+    // This round's surface had its share: downloads, uploads, split-test changes and `xp` values.
+    for (const label of ["/download", "/admin/files", "/admin/experiments", "odd xp"]) expect(probes.filter((probe) => probe.label.includes(label)).length, label).toBeGreaterThan(requestCount / 50);
     expect(tally.fiveHundreds).toEqual({});
+    // An upload is refused, with an answer, before its body is read, however large it says it is.
+    expect(Object.keys(tally.unanswered).filter((label) => /\/admin\/(files|experiments)|odd xp/.test(label))).toEqual([]);
     expect(tally.leaks).toEqual([]);
     expect(tally.byClass["4xx"]).toBeGreaterThan(tally.sent / 2);
     expect(tally.byClass["429"]).toBeGreaterThanOrEqual(20);
@@ -529,7 +686,15 @@ describe("fuzzing the production server", () => {
     expect(server.output()).not.toMatch(/\n\s+at /);
 
     const after = await counts();
-    expect(after).toEqual({ ...before, feedback: (before.feedback ?? 0) + 5, page_views: (before.page_views ?? 0) + 5 });
+    // The ebook's first download (the setup's) adds its event and an invitation to review it, with its e-mail.
+    const firstDownload = { order_events: (before.order_events ?? 0) + 1, review_invitations: (before.review_invitations ?? 0) + 1, outbox: (before.outbox ?? 0) + 1 };
+    expect(after).toEqual({ ...before, ...firstDownload, feedback: (before.feedback ?? 0) + 5, page_views: (before.page_views ?? 0) + 5 });
+    // However the ranges were asked, the ebook's link counted no more downloads than it allows.
+    const [used] = await rows<{ count: number }>(`select download_count as count from download_links where id = '${link.id}'`);
+    expect(used?.count).toBeGreaterThan(1);
+    expect(used?.count).toBeLessThanOrEqual(40);
+    // No post without a session, or from another origin, changed the split test.
+    expect(await rows("select key, status from experiments")).toEqual([{ key: experimentKey, status: "running" }]);
     // The order grew only by its own market's upsell, priced as its own market prices it.
     const moneyAfter = await orderMoney();
     expect(moneyAfter).toEqual(moneyBefore);
