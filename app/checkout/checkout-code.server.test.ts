@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCode, setCodeActive } from "../codes/codes.server";
-import type { CodeTerms } from "../codes/code-terms";
 import { discountCodes } from "../codes/schema";
 import { storefrontStateContext } from "../market/request-context";
 import { createOrderCookie } from "../orders/order-access.server";
@@ -13,23 +12,11 @@ import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { storefrontState } from "../test-support/storefront";
 import { browserCookie, newBrowserId, newCheckoutToken } from "./checkout-token.server";
 import { submitCheckout, type CheckoutActionData } from "./checkout.server";
+import { codeTerms } from "../test-support/code-terms";
 
 const signingKey = "test-signing-key";
 const origin = "http://store.test";
 
-const terms = (code: string, overrides: Partial<CodeTerms> = {}): CodeTerms => ({
-  code,
-  reduction: { kind: "percent", percent: 10 },
-  minimumMinor: {},
-  countries: [],
-  validFrom: null,
-  validUntil: null,
-  maxRedemptions: null,
-  oncePerCustomer: true,
-  firstOrderOnly: false,
-  active: true,
-  ...overrides,
-});
 
 const contact = { email: "lena@example.com", givenName: "Lena", familyName: "Beispiel", addressLine1: "Hauptstraße 5", addressLine2: "", postalCode: "10115", city: "Berlin", country: "DE", phone: "" };
 const card = { method: "card", cardNumber: "4242424242424242", cardExpiry: "12/30", cardCvc: "123" };
@@ -60,14 +47,14 @@ describe.each(databaseKinds)("the checkout's code on %s", (kind) => {
       signingKey,
       orderCookie: createOrderCookie(signingKey),
     } as unknown as Store);
-    await createCode(database.db, terms("TENOFF", { oncePerCustomer: false }));
-    await createCode(database.db, terms("LATER", { validFrom: new Date("2099-01-01T00:00:00Z") }));
-    await createCode(database.db, terms("GONE", { validUntil: new Date("2020-01-01T00:00:00Z") }));
-    await createCode(database.db, terms("ONCE"));
-    await createCode(database.db, terms("FRANCE", { countries: ["FR"] }));
-    await createCode(database.db, terms("BIG", { minimumMinor: { EUR: 20000 } }));
-    await createCode(database.db, terms("FIRST", { firstOrderOnly: true }));
-    await createCode(database.db, terms("SOONOFF", { oncePerCustomer: false }));
+    await createCode(database.db, codeTerms("TENOFF", { oncePerCustomer: false }));
+    await createCode(database.db, codeTerms("LATER", { validFrom: new Date("2099-01-01T00:00:00Z") }));
+    await createCode(database.db, codeTerms("GONE", { validUntil: new Date("2020-01-01T00:00:00Z") }));
+    await createCode(database.db, codeTerms("ONCE"));
+    await createCode(database.db, codeTerms("FRANCE", { countries: ["FR"] }));
+    await createCode(database.db, codeTerms("BIG", { minimumMinor: { EUR: 20000 } }));
+    await createCode(database.db, codeTerms("FIRST", { firstOrderOnly: true }));
+    await createCode(database.db, codeTerms("SOONOFF", { oncePerCustomer: false }));
   });
   afterAll(() => installStore(undefined));
 

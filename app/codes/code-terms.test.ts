@@ -1,19 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { customerKey, discountOf, normalizeCode, refusalOf, type CodeTerms, type RedemptionContext } from "./code-terms";
+import { codeTerms } from "../test-support/code-terms";
 
-const terms = (overrides: Partial<CodeTerms> = {}): CodeTerms => ({
-  code: "SPRING15",
-  reduction: { kind: "percent", percent: 15 },
-  minimumMinor: {},
-  countries: [],
-  validFrom: null,
-  validUntil: null,
-  maxRedemptions: null,
-  oncePerCustomer: true,
-  firstOrderOnly: false,
-  active: true,
-  ...overrides,
-});
+const terms = (overrides: Partial<CodeTerms> = {}): CodeTerms => codeTerms("SPRING15", { reduction: { kind: "percent", percent: 15 }, ...overrides });
 
 const context = (overrides: Partial<RedemptionContext> = {}): RedemptionContext => ({
   country: "DE",

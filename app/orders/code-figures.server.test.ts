@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { CodeTerms } from "../codes/code-terms";
 import { createCode, issueWelcomeCode } from "../codes/codes.server";
 import { paidTestOrder } from "../test-support/back-office";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
@@ -9,20 +8,8 @@ import { placeTestOrder, testToday } from "../test-support/orders";
 import { listCodesWithFigures } from "./code-figures.server";
 import { reserveCode, settleRedemption } from "./code-redemptions.server";
 import { orders, payments, refunds } from "./schema";
+import { codeTerms } from "../test-support/code-terms";
 
-const terms = (code: string, overrides: Partial<CodeTerms> = {}): CodeTerms => ({
-  code,
-  reduction: { kind: "percent", percent: 10 },
-  minimumMinor: {},
-  countries: [],
-  validFrom: null,
-  validUntil: null,
-  maxRedemptions: null,
-  oncePerCustomer: true,
-  firstOrderOnly: false,
-  active: true,
-  ...overrides,
-});
 
 describe.each(databaseKinds)("the figures of the code list on %s", (kind) => {
   const database = useTestDatabase(kind);
@@ -41,9 +28,9 @@ describe.each(databaseKinds)("the figures of the code list on %s", (kind) => {
   }
 
   it("counts kept and reserved redemptions apart, and the discount and net revenue of paid orders per code", async () => {
-    await createCode(database.db, terms("TENOFF"));
-    await createCode(database.db, terms("FIVEOFF", { reduction: { kind: "amount", amountMinor: { EUR: 500 } }, oncePerCustomer: false }));
-    await createCode(database.db, terms("UNUSED"));
+    await createCode(database.db, codeTerms("TENOFF"));
+    await createCode(database.db, codeTerms("FIVEOFF", { reduction: { kind: "amount", amountMinor: { EUR: 500 } }, oncePerCustomer: false }));
+    await createCode(database.db, codeTerms("UNUSED"));
 
     const paid = await paidTestOrder(database.db, { contact: { email: "paid@example.com" } });
     await redeem(paid.order.id, "TENOFF", "paid@example.com", "kept");
@@ -74,7 +61,7 @@ describe.each(databaseKinds)("the figures of the code list on %s", (kind) => {
   it("sums welcome codes in one row instead of listing them, and leaves test orders out unless asked", async () => {
     const first = await issueWelcomeCode(database.db, testToday);
     await issueWelcomeCode(database.db, testToday);
-    await createCode(database.db, terms("LISTED"));
+    await createCode(database.db, codeTerms("LISTED"));
     // A first order: reserved while placed, kept once paid.
     const placed = await placeTestOrder(database.db);
     await redeem(placed.order.id, first.code, placed.order.email, "kept");

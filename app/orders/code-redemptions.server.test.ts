@@ -1,25 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createCode, issueWelcomeCode } from "../codes/codes.server";
-import type { CodeTerms } from "../codes/code-terms";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder, testBuyer, testToday } from "../test-support/orders";
 import { assessCode, reserveCode, settleRedemption, type CodeRequest } from "./code-redemptions.server";
 import { codeRedemptions, orders } from "./schema";
+import { codeTerms } from "../test-support/code-terms";
 
-const terms = (code: string, overrides: Partial<CodeTerms> = {}): CodeTerms => ({
-  code,
-  reduction: { kind: "percent", percent: 10 },
-  minimumMinor: {},
-  countries: [],
-  validFrom: null,
-  validUntil: null,
-  maxRedemptions: null,
-  oncePerCustomer: true,
-  firstOrderOnly: false,
-  active: true,
-  ...overrides,
-});
 
 const request = (code: string, overrides: Partial<CodeRequest> = {}): CodeRequest => ({
   code,
@@ -35,18 +22,18 @@ describe.each(databaseKinds)("code redemptions on %s", (kind) => {
   const database = useTestDatabase(kind);
 
   it("previews a code's discount, and refuses one that does not exist", async () => {
-    await createCode(database.db, terms("PREVIEW10"));
+    await createCode(database.db, codeTerms("PREVIEW10"));
     expect(await assessCode(database.db, request("PREVIEW10"))).toMatchObject({ ok: true, code: "PREVIEW10", discountMinor: 897 });
     expect(await assessCode(database.db, request("NOSUCHCODE"))).toEqual({ ok: false, refusal: "unknown" });
   });
 
   it("refuses a second code with the same text", async () => {
-    expect(await createCode(database.db, terms("TWICE"))).not.toBeNull();
-    expect(await createCode(database.db, terms("TWICE"))).toBeNull();
+    expect(await createCode(database.db, codeTerms("TWICE"))).not.toBeNull();
+    expect(await createCode(database.db, codeTerms("TWICE"))).toBeNull();
   });
 
   it("holds a once-per-customer code for its order, counts it against the same buyer in any case, and frees it when released", async () => {
-    await createCode(database.db, terms("ONCEEACH"));
+    await createCode(database.db, codeTerms("ONCEEACH"));
     const { order } = await placeTestOrder(database.db);
     await database.db.transaction((tx) => reserveCode(tx, { ...request("ONCEEACH"), orderId: order.id }));
     // Its own order may be placed again; another order of the same buyer (however the address is written) may not.
@@ -59,7 +46,7 @@ describe.each(databaseKinds)("code redemptions on %s", (kind) => {
   });
 
   it("keeps a redemption once paid: a released order cannot release it again", async () => {
-    await createCode(database.db, terms("KEEPIT", { maxRedemptions: 1 }));
+    await createCode(database.db, codeTerms("KEEPIT", { maxRedemptions: 1 }));
     const { order } = await placeTestOrder(database.db);
     await database.db.transaction((tx) => reserveCode(tx, { ...request("KEEPIT"), orderId: order.id }));
     await database.db.transaction((tx) => settleRedemption(tx, order.id, "kept", testToday));
@@ -70,7 +57,7 @@ describe.each(databaseKinds)("code redemptions on %s", (kind) => {
   });
 
   it("lets only one of many buyers racing for a code's last redemption have it", async () => {
-    await createCode(database.db, terms("LASTONE", { maxRedemptions: 1, oncePerCustomer: false }));
+    await createCode(database.db, codeTerms("LASTONE", { maxRedemptions: 1, oncePerCustomer: false }));
     const placed = await Promise.all(Array.from({ length: 6 }, () => placeTestOrder(database.db)));
     const results = await Promise.all(
       placed.map(({ order }, index) => database.db.transaction((tx) => reserveCode(tx, { ...request("LASTONE", { email: `buyer${index}@example.com` }), orderId: order.id }))),

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createCode } from "../codes/codes.server";
-import type { CodeTerms } from "../codes/code-terms";
 import { marketFor } from "../market/markets";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
@@ -15,23 +14,11 @@ import { codeRedemptions } from "./schema";
 import { outbox } from "../mail/schema";
 import { composeMail } from "../emails/compose.server";
 import { orderDetail } from "../admin/order-queries.server";
+import { codeTerms } from "../test-support/code-terms";
 
 const market = marketFor("DE");
 const paying = { provider: "test", method: "card", returnPath: "/checkout/de?bundle=shape-3" };
 
-const terms = (code: string, overrides: Partial<CodeTerms> = {}): CodeTerms => ({
-  code,
-  reduction: { kind: "percent", percent: 10 },
-  minimumMinor: {},
-  countries: [],
-  validFrom: null,
-  validUntil: null,
-  maxRedemptions: null,
-  oncePerCustomer: true,
-  firstOrderOnly: false,
-  active: true,
-  ...overrides,
-});
 
 /** A checkout of 3 boxes of Shape (89,70 €) with the code's 10 % (8,97 €) taken off, as the checkout places it. */
 function codedOrder(code: string, email = testBuyer.email, token = randomUUID()): NewOrder {
@@ -60,7 +47,7 @@ describe.each(databaseKinds)("orders with a code on %s", (kind) => {
   const database = useTestDatabase(kind);
 
   it("stores the discounted lines and totals, reserves the code with the order and keeps it when paid", async () => {
-    await createCode(database.db, terms("KEEPME"));
+    await createCode(database.db, codeTerms("KEEPME"));
     const placed = await placeOrder(database.db, codedOrder("KEEPME"), paying);
     if (placed.kind !== "pay") throw new Error("expected a payment");
     expect(placed.order).toMatchObject({ itemsMinor: 8073, totalMinor: 8073, deliveryMinor: 0 });
@@ -87,7 +74,7 @@ describe.each(databaseKinds)("orders with a code on %s", (kind) => {
   });
 
   it("releases the code when the payment fails, and takes it again when the buyer pays again", async () => {
-    await createCode(database.db, terms("RETRYME", { maxRedemptions: 1 }));
+    await createCode(database.db, codeTerms("RETRYME", { maxRedemptions: 1 }));
     const token = randomUUID();
     const placed = await placeOrder(database.db, codedOrder("RETRYME", testBuyer.email, token), paying);
     if (placed.kind !== "pay") throw new Error("expected a payment");
@@ -102,7 +89,7 @@ describe.each(databaseKinds)("orders with a code on %s", (kind) => {
   });
 
   it("refuses to place an order whose code was taken meanwhile, and keeps nothing of it", async () => {
-    const created = await createCode(database.db, terms("LASTONE", { maxRedemptions: 1 }));
+    const created = await createCode(database.db, codeTerms("LASTONE", { maxRedemptions: 1 }));
     const first = await placeOrder(database.db, codedOrder("LASTONE", "first@example.com"), paying);
     expect(first.kind).toBe("pay");
     const token = randomUUID();
@@ -116,14 +103,14 @@ describe.each(databaseKinds)("orders with a code on %s", (kind) => {
   });
 
   it("lets only one of two buyers racing for a code's last redemption have it", async () => {
-    await createCode(database.db, terms("RACE", { maxRedemptions: 1 }));
+    await createCode(database.db, codeTerms("RACE", { maxRedemptions: 1 }));
     const results = await Promise.allSettled([placeOrder(database.db, codedOrder("RACE", "one@example.com"), paying), placeOrder(database.db, codedOrder("RACE", "two@example.com"), paying)]);
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((result) => result.status === "rejected" && result.reason instanceof CodeRefused)).toHaveLength(1);
   });
 
   it("releases the code of an order left for another one", async () => {
-    await createCode(database.db, terms("LEFTME"));
+    await createCode(database.db, codeTerms("LEFTME"));
     const placed = await placeOrder(database.db, codedOrder("LEFTME"), paying);
     if (placed.kind !== "pay") throw new Error("expected a payment");
     await supersedeOpenAttempts(database.db, placed.order.id, randomUUID());

@@ -4,26 +4,13 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCode } from "../../app/codes/codes.server";
-import type { CodeTerms } from "../../app/codes/code-terms";
 import { openDatabase } from "../../app/db/database.server";
 import { buyer, fillContact, payByCard } from "./support/buyer";
 import { launchChromium, openHydrated } from "./support/chromium";
 import { createPostgresDatabase, databaseKinds } from "./support/postgres";
 import { startServer, type RunningServer } from "./support/server";
+import { codeTerms } from "../../app/test-support/code-terms";
 
-const terms = (code: string, overrides: Partial<CodeTerms> = {}): CodeTerms => ({
-  code,
-  reduction: { kind: "percent", percent: 10 },
-  minimumMinor: {},
-  countries: [],
-  validFrom: null,
-  validUntil: null,
-  maxRedemptions: null,
-  oncePerCustomer: true,
-  firstOrderOnly: false,
-  active: true,
-  ...overrides,
-});
 
 /** A buyer in France types a code at the checkout: 3 boxes of Shape for 89,70 €, 10 % off is 80,73 €. */
 describe.each(databaseKinds)("a code at the checkout on %s", (kind) => {
@@ -38,10 +25,10 @@ describe.each(databaseKinds)("a code at the checkout on %s", (kind) => {
     // The embedded database allows one process at a time: the codes are stored before the server starts.
     const seeded = await openDatabase(database ? { url: database.url } : { dataDir });
     try {
-      await createCode(seeded.db, terms("TENOFF"));
-      await createCode(seeded.db, terms("LONGGONE", { validUntil: new Date("2020-01-01T00:00:00Z") }));
-      await createCode(seeded.db, terms("BIGBASKET", { minimumMinor: { EUR: 20000 } }));
-      await createCode(seeded.db, terms("LASTONE", { maxRedemptions: 1 }));
+      await createCode(seeded.db, codeTerms("TENOFF"));
+      await createCode(seeded.db, codeTerms("LONGGONE", { validUntil: new Date("2020-01-01T00:00:00Z") }));
+      await createCode(seeded.db, codeTerms("BIGBASKET", { minimumMinor: { EUR: 20000 } }));
+      await createCode(seeded.db, codeTerms("LASTONE", { maxRedemptions: 1 }));
     } finally {
       await seeded.close();
     }

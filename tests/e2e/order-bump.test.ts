@@ -10,6 +10,7 @@ import { fillContact, payByCard } from "./support/buyer";
 import { launchChromium, openHydrated } from "./support/chromium";
 import { createPostgresDatabase, databaseKinds } from "./support/postgres";
 import { startServer, type RunningServer } from "./support/server";
+import { codeTerms } from "../../app/test-support/code-terms";
 
 /**
  * The checkout's add-on (order bump) by the buyer's path: from the offer page's bundle button to
@@ -58,18 +59,7 @@ describe.each(databaseKinds)("the order bump on %s", (kind) => {
     // The embedded database allows one process at a time: the code and the operator come before the server.
     const seeded = await openDatabase(database ? { url: database.url } : { dataDir });
     try {
-      await createCode(seeded.db, {
-        code: "BUMPTEN",
-        reduction: { kind: "percent", percent: 10 },
-        minimumMinor: {},
-        countries: [],
-        validFrom: null,
-        validUntil: null,
-        maxRedemptions: null,
-        oncePerCustomer: true,
-        firstOrderOnly: false,
-        active: true,
-      });
+      await createCode(seeded.db, codeTerms("BUMPTEN"));
     } finally {
       await seeded.close();
     }
