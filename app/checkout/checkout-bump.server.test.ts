@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCode } from "../codes/codes.server";
 import { storefrontStateContext } from "../market/request-context";
 import { createOrderCookie } from "../orders/order-access.server";
 import { linesOf } from "../orders/order-records.server";
-import { orders } from "../orders/schema";
+import { orders, payments } from "../orders/schema";
 import { TestGateway } from "../payments/test-gateway/test-gateway.server";
 import { installStore, type Store } from "../store/store.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
@@ -101,6 +101,28 @@ describe.each(databaseKinds)("the checkout's add-on on %s", (kind) => {
     const page = (await loadCheckout({ request, params: { locale: "de" }, context })) as { data: { values?: Record<string, string>; bump?: { quote: { totals: { totalMinor: number } } } | null } };
     expect(page.data.values).toMatchObject({ bump: "yes", appliedCode: "TENOFF" });
     expect(page.data.bump?.quote.totals.totalMinor).toBe(8964);
+  });
+
+  it.each([
+    // what the declined form sent, what the buyer sends then, the total then charged and its lines.
+    ["unticks the add-on", { bump: "yes", digitalConsent: "yes", quotedTotal: "8970", quotedBumpTotal: "9960" }, { quotedTotal: "8970", quotedBumpTotal: "9960" }, 8970, ["shape-3"]],
+    ["ticks the add-on", { quotedTotal: "8970", quotedBumpTotal: "9960" }, { bump: "yes", digitalConsent: "yes", quotedTotal: "8970", quotedBumpTotal: "9960" }, 9960, ["shape-3", "ebook-1"]],
+    ["applies a code", { quotedTotal: "8970", quotedBumpTotal: "9960" }, { appliedCode: "TENOFF", quotedTotal: "8073", quotedBumpTotal: "8964" }, 8073, ["shape-3"]],
+    ["removes the code", { appliedCode: "TENOFF", quotedTotal: "8073", quotedBumpTotal: "8964" }, { quotedTotal: "8970", quotedBumpTotal: "9960" }, 8970, ["shape-3"]],
+  ] as const)("back from a declined payment, a buyer who %s is charged once, the total the page then showed", async (_case, first, then, totalMinor, lines) => {
+    const browser = newBrowserId();
+    const token = newCheckoutToken(signingKey, "shape-3", browser);
+    const email = `${kind}-retry-${_case.replace(/\W+/g, "-")}@example.com`;
+    expect((await send({ ...contact, ...card, cardNumber: "4000000000000002", email, token, ...first }, browser)).status).toBe(402);
+    // The changed form, sent twice (a double click): one order holds it, paid once.
+    expect((await send({ ...contact, ...card, email, token, ...then }, browser)).status).toBe(303);
+    expect((await send({ ...contact, ...card, email, token, ...then }, browser)).status).toBe(409);
+    const placed = await database.db.select().from(orders).where(eq(orders.email, email));
+    const paid = placed.filter((order) => order.paidAt !== null);
+    expect(paid.map((order) => order.totalMinor)).toEqual([totalMinor]);
+    expect((await linesOf(database.db, paid[0]?.id ?? "")).map((line) => line.bundleId)).toEqual(lines);
+    const charged = await database.db.select().from(payments).where(and(inArray(payments.orderId, placed.map((order) => order.id)), eq(payments.status, "succeeded")));
+    expect(charged.map((payment) => payment.amountMinor)).toEqual([totalMinor]);
   });
 
   it("applying a code answers with the quotes without and with the add-on, both discounted", async () => {

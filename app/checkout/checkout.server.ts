@@ -8,7 +8,7 @@ import { orderCookieHeader, orderIdFromRequest } from "../orders/order-access.se
 import { latestCheckoutPayment, linesOf, orderById, paymentById, type Order } from "../orders/order-records.server";
 import { bumpOf } from "../catalog/catalog.server";
 import { cookieOrder } from "../upsells/order-page.server";
-import { applyPaymentOutcome, CodeRefused, placeOrder, type Contact } from "../orders/order-service.server";
+import { applyPaymentOutcome, CodeRefused, formTokenOf, placeOrder, type Contact } from "../orders/order-service.server";
 import { isPaymentReturnToken, providerReturnPath, refreshAttempt, returnedPaymentState, runPaymentAttempt, supersedeLeftOrder } from "../orders/payment-attempts.server";
 import { readFormBody } from "../forms/form-body.server";
 import { discountedQuote, quoteCheckout, type Quote } from "../orders/quote.server";
@@ -133,7 +133,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
       bundleId,
       quote: orderView(quote),
       bump: bumped ? { offer: bumpOffer(bumped, texts.checkout.bump), quote: orderView(bumped) } : null,
-      token: retry || justPaid ? order.checkoutToken : newCheckoutToken(signingKey, bundleId, browser.id),
+      token: retry || justPaid ? formTokenOf(order.checkoutToken) : newCheckoutToken(signingKey, bundleId, browser.id),
       values: retry || justPaid ? { ...contactValues(order), method: lastPayment?.method ?? "", appliedCode: redemption?.code ?? "", bump: bumpWasTicked ? "yes" : "" } : {},
       message: justPaid ? texts.checkout.alreadyPlaced : failed ? texts.checkout.declines[(lastPayment.failureCode ?? "card_declined") as DeclineCode] : null,
     },

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Transaction, Database } from "../db/database.server";
 import { orderLines, orders, payments, type OrderStatus, type PaymentStatus } from "./schema";
@@ -80,7 +80,27 @@ async function reserveOrderCode(tx: Transaction, order: Order, code: { code: str
   if (reserved.discountMinor !== code.discountMinor) throw new CodeRefused("used");
 }
 
+/**
+ * The key of the order a changed submission makes: the form's token and what the order holds, so
+ * that the same changed form sent twice still finds one order (see `placeOrder`).
+ */
+function changedOrderKey(input: NewOrder): string {
+  const content = JSON.stringify([input.market, input.currency, input.totals.totalMinor, input.code?.code ?? null, input.lines.map((line) => [line.bundleId, line.grossMinor, line.discountMinor ?? 0])]);
+  return `${input.checkoutToken}~${createHash("sha256").update(content).digest("base64url").slice(0, 22)}`;
+}
 
+/** The form token an order's key was made from: the key itself, or the part before a changed order's `~`. */
+export function formTokenOf(checkoutKey: string): string {
+  return checkoutKey.split("~")[0] ?? checkoutKey;
+}
+
+/** Whether an order already placed with a form's token holds what this submission asks to pay. */
+async function holdsSubmission(tx: Transaction, order: Order, input: NewOrder): Promise<boolean> {
+  if (order.market !== input.market || order.currency !== input.currency || order.totalMinor !== input.totals.totalMinor) return false;
+  const lines = (await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(orderLines.id)).filter((line) => line.source.startsWith("checkout"));
+  const same = lines.length === input.lines.length && lines.every((line, index) => line.bundleId === input.lines[index]?.bundleId && line.grossMinor === input.lines[index]?.grossMinor);
+  return same && ((await redemptionOf(tx, order.id))?.code ?? null) === (input.code?.code ?? null);
+}
 
 async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | undefined> {
   for (let attempt = 0; attempt < 5; attempt++) {
@@ -145,55 +165,61 @@ const upsellPaymentEvents = {
  * order's code cannot be reserved.
  */
 export async function placeOrder(db: Database, input: NewOrder, payment: { provider: string; method: string; returnPath: string }): Promise<PlaceResult> {
-  return db.transaction(async (tx) => {
-    const created = await insertOrder(tx, input);
-    const [order] = await tx.select().from(orders).where(eq(orders.checkoutToken, input.checkoutToken)).for("update");
-    if (!order) throw new Error("The order of a checkout token vanished");
-    if (settledOrderStatuses.includes(order.status)) return { kind: "already_paid", order };
-    if (created && input.code) await reserveOrderCode(tx, order, input.code);
-    const [open] = await tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.orderId, order.id), inArray(payments.status, [...openPaymentStatuses])))
-      .orderBy(desc(payments.createdAt))
-      .limit(1);
-    if (open && !(open.status === "requires_action" && created === undefined)) return { kind: "in_progress", order, payment: open };
-    let current = order;
-    let superseded: Payment | undefined;
-    if (!created) {
-      // A retry after a decline: the buyer may have corrected the address, never the lines.
-      const [updated] = await tx.update(orders).set({ ...input.contact }).where(eq(orders.id, order.id)).returning();
-      current = updated as Order;
-      if (open) {
-        superseded = await settlePayment(tx, open, { status: "declined", providerRef: open.providerRef, code: "cancelled" }, new Date());
-        await recordEvent(tx, order.id, "payment_superseded", { payment: open.id, method: open.method });
-      }
-      if (current.status === "payment_failed") {
-        // The decline gave the code back: paying again takes it again, if it still may be.
-        const redemption = await redemptionOf(tx, order.id);
-        if (redemption && redemption.status === "released") await reserveOrderCode(tx, current, redemption);
-        current = await changeStatus(tx, current, "pending_payment", "payment_retried", {});
-      }
+  return db.transaction((tx) => placeIn(tx, input, payment));
+}
+
+async function placeIn(tx: Transaction, input: NewOrder, payment: { provider: string; method: string; returnPath: string }): Promise<PlaceResult> {
+  const created = await insertOrder(tx, input);
+  const [order] = await tx.select().from(orders).where(eq(orders.checkoutToken, input.checkoutToken)).for("update");
+  if (!order) throw new Error("The order of a checkout token vanished");
+  if (settledOrderStatuses.includes(order.status)) return { kind: "already_paid", order };
+  // Back from a declined payment the buyer may untick the add-on or apply a code: an unpaid
+  // order is never charged for other lines or another total than this form shows. The changed
+  // submission is an order of its own (the one left behind is superseded like any left order).
+  if (!created && !input.checkoutToken.includes("~") && !(await holdsSubmission(tx, order, input))) return placeIn(tx, { ...input, checkoutToken: changedOrderKey(input) }, payment);
+  if (created && input.code) await reserveOrderCode(tx, order, input.code);
+  const [open] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderId, order.id), inArray(payments.status, [...openPaymentStatuses])))
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
+  if (open && !(open.status === "requires_action" && created === undefined)) return { kind: "in_progress", order, payment: open };
+  let current = order;
+  let superseded: Payment | undefined;
+  if (!created) {
+    // A retry after a decline: the buyer may have corrected the address, never the lines.
+    const [updated] = await tx.update(orders).set({ ...input.contact }).where(eq(orders.id, order.id)).returning();
+    current = updated as Order;
+    if (open) {
+      superseded = await settlePayment(tx, open, { status: "declined", providerRef: open.providerRef, code: "cancelled" }, new Date());
+      await recordEvent(tx, order.id, "payment_superseded", { payment: open.id, method: open.method });
     }
-    const [{ attempts } = { attempts: 0 }] = await tx.select({ attempts: sql<number>`count(*)::int` }).from(payments).where(eq(payments.orderId, order.id));
-    const [started] = await tx
-      .insert(payments)
-      .values({
-        id: randomUUID(),
-        orderId: order.id,
-        provider: payment.provider,
-        method: payment.method,
-        purpose: "checkout",
-        status: "started",
-        amountMinor: order.totalMinor,
-        currency: order.currency,
-        idempotencyKey: `order:${order.id}:checkout:${attempts + 1}`,
-        returnPath: payment.returnPath,
-      })
-      .returning();
-    await recordEvent(tx, order.id, "payment_started", { method: payment.method, amount: order.totalMinor, attempt: attempts + 1 });
-    return { kind: "pay", order: current, payment: started as Payment, ...(superseded ? { superseded } : {}) };
-  });
+    if (current.status === "payment_failed") {
+      // The decline gave the code back: paying again takes it again, if it still may be.
+      const redemption = await redemptionOf(tx, order.id);
+      if (redemption && redemption.status === "released") await reserveOrderCode(tx, current, redemption);
+      current = await changeStatus(tx, current, "pending_payment", "payment_retried", {});
+    }
+  }
+  const [{ attempts } = { attempts: 0 }] = await tx.select({ attempts: sql<number>`count(*)::int` }).from(payments).where(eq(payments.orderId, order.id));
+  const [started] = await tx
+    .insert(payments)
+    .values({
+      id: randomUUID(),
+      orderId: order.id,
+      provider: payment.provider,
+      method: payment.method,
+      purpose: "checkout",
+      status: "started",
+      amountMinor: order.totalMinor,
+      currency: order.currency,
+      idempotencyKey: `order:${order.id}:checkout:${attempts + 1}`,
+      returnPath: payment.returnPath,
+    })
+    .returning();
+  await recordEvent(tx, order.id, "payment_started", { method: payment.method, amount: order.totalMinor, attempt: attempts + 1 });
+  return { kind: "pay", order: current, payment: started as Payment, ...(superseded ? { superseded } : {}) };
 }
 
 /**
