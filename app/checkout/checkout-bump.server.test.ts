@@ -121,6 +121,8 @@ describe.each(databaseKinds)("the checkout's add-on on %s", (kind) => {
     const paid = placed.filter((order) => order.paidAt !== null);
     expect(paid.map((order) => order.totalMinor)).toEqual([totalMinor]);
     expect((await linesOf(database.db, paid[0]?.id ?? "")).map((line) => line.bundleId)).toEqual(lines);
+    // Sent once more as it was first declined (the back button): the form has paid, nothing more is charged.
+    expect((await send({ ...contact, ...card, email, token, ...first }, browser)).status).toBe(409);
     const charged = await database.db.select().from(payments).where(and(inArray(payments.orderId, placed.map((order) => order.id)), eq(payments.status, "succeeded")));
     expect(charged.map((payment) => payment.amountMinor)).toEqual([totalMinor]);
   });

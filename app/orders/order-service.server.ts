@@ -176,7 +176,16 @@ async function placeIn(tx: Transaction, input: NewOrder, payment: { provider: st
   // Back from a declined payment the buyer may untick the add-on or apply a code: an unpaid
   // order is never charged for other lines or another total than this form shows. The changed
   // submission is an order of its own (the one left behind is superseded like any left order).
-  if (!created && !input.checkoutToken.includes("~") && !(await holdsSubmission(tx, order, input))) return placeIn(tx, { ...input, checkoutToken: changedOrderKey(input) }, payment);
+  if (!created && !input.checkoutToken.includes("~")) {
+    // One form pays once: when a changed order of it was paid already, sending it again pays nothing.
+    const [paidSibling] = await tx
+      .select()
+      .from(orders)
+      .where(and(sql`left(${orders.checkoutToken}, ${input.checkoutToken.length + 1}) = ${`${input.checkoutToken}~`}`, inArray(orders.status, [...settledOrderStatuses])))
+      .limit(1);
+    if (paidSibling) return { kind: "already_paid", order: paidSibling };
+    if (!(await holdsSubmission(tx, order, input))) return placeIn(tx, { ...input, checkoutToken: changedOrderKey(input) }, payment);
+  }
   if (created && input.code) await reserveOrderCode(tx, order, input.code);
   const [open] = await tx
     .select()
