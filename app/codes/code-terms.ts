@@ -63,9 +63,20 @@ export function refusalOf(terms: CodeTerms, context: RedemptionContext): CodeRef
   if (terms.maxRedemptions !== null && context.redemptionsTaken >= terms.maxRedemptions) return "used";
   if (terms.oncePerCustomer && context.usedByBuyer) return "used";
   if (terms.firstOrderOnly && context.buyerHasPaidOrder) return "not_first_order";
-  const minimum = terms.minimumMinor[context.currency];
-  if (minimum !== undefined && context.linesMinor < minimum) return "minimum";
+  if (context.linesMinor < smallestLinesFor(terms, context.currency)) return "minimum";
   return null;
+}
+
+/**
+ * The smallest total of the checkout's lines the code takes in this currency: its own minimum, and
+ * for an amount code at least its amount and one minor unit. An order must keep something to pay:
+ * a free order would pass a payment of nothing through the providers (most refuse one below their
+ * own minimum), and a percent code already stops at 90 %.
+ */
+export function smallestLinesFor(terms: CodeTerms, currency: CurrencyCode): number {
+  const ownMinimum = terms.minimumMinor[currency] ?? 0;
+  const amount = terms.reduction.kind === "amount" ? terms.reduction.amountMinor[currency] : undefined;
+  return amount === undefined ? ownMinimum : Math.max(ownMinimum, amount + 1);
 }
 
 /** What the code takes off lines worth `linesMinor`: never more than the lines themselves. */
