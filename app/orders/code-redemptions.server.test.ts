@@ -56,6 +56,24 @@ describe.each(databaseKinds)("code redemptions on %s", (kind) => {
     expect(await assessCode(database.db, request("KEEPIT", { email: "other@example.com" }))).toEqual({ ok: false, refusal: "used" });
   });
 
+  it("counts an unpaid order's reservation only for an hour, and a paid one's always", async () => {
+    await createCode(database.db, codeTerms("HELDAWHILE", { maxRedemptions: 1 }));
+    const { order: abandoned } = await placeTestOrder(database.db);
+    await database.db.transaction((tx) => reserveCode(tx, { ...request("HELDAWHILE"), orderId: abandoned.id }));
+    const later = (minutes: number) => new Date(testToday.getTime() + minutes * 60_000);
+    // The abandoned order holds the code's only redemption, against everyone and against its own buyer, for an hour.
+    expect(await assessCode(database.db, request("HELDAWHILE", { email: "other@example.com", now: later(59) }))).toEqual({ ok: false, refusal: "used" });
+    expect(await assessCode(database.db, request("HELDAWHILE", { now: later(59) }))).toEqual({ ok: false, refusal: "used" });
+    expect(await assessCode(database.db, request("HELDAWHILE", { email: "other@example.com", now: later(60) }))).toMatchObject({ ok: true });
+    expect(await assessCode(database.db, request("HELDAWHILE", { now: later(60) }))).toMatchObject({ ok: true });
+
+    // Another buyer takes it after the hour and pays: kept, it counts however long ago it was.
+    const { order: paid } = await placeTestOrder(database.db);
+    await database.db.transaction((tx) => reserveCode(tx, { ...request("HELDAWHILE", { email: "other@example.com", now: later(61) }), orderId: paid.id }));
+    await database.db.transaction((tx) => settleRedemption(tx, paid.id, "kept", later(62)));
+    expect(await assessCode(database.db, request("HELDAWHILE", { email: "third@example.com", now: later(60 * 24 * 30) }))).toEqual({ ok: false, refusal: "used" });
+  });
+
   it("lets only one of many buyers racing for a code's last redemption have it", async () => {
     await createCode(database.db, codeTerms("LASTONE", { maxRedemptions: 1, oncePerCustomer: false }));
     const placed = await Promise.all(Array.from({ length: 6 }, () => placeTestOrder(database.db)));

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import { customerKey, discountOf, refusalOf, type CodeRefusal } from "../codes/code-terms";
 import { findCode } from "../codes/codes.server";
 import type { Database, Queryable, Transaction } from "../db/database.server";
@@ -22,7 +22,19 @@ export interface CodeRequest {
   orderId?: string;
 }
 
-const holding = inArray(codeRedemptions.status, ["reserved", "kept"]);
+/**
+ * How long an unpaid order's reservation counts against a code's limits. An order left in
+ * pending_payment (a 3-D Secure check or a redirect never finished) is never released, so without
+ * an end one abandoned checkout would hold a redemption for good: enough of them would use up a
+ * limited code, or a stranger's e-mail address would block a buyer's once-per-customer code. An hour
+ * is far longer than any payment step takes. A payment that succeeds later still keeps its
+ * redemption (`settleRedemption`).
+ */
+const reservationHoldMs = 60 * 60 * 1000;
+
+/** The redemptions that count against a code at `now`: kept ones, and reservations still within their hold. */
+const holdingAt = (now: Date) =>
+  or(eq(codeRedemptions.status, "kept"), and(eq(codeRedemptions.status, "reserved"), gt(codeRedemptions.createdAt, new Date(now.getTime() - reservationHoldMs))));
 
 /**
  * Whether the code takes this checkout, and how much it takes off. With `lock` the code's row is
@@ -43,7 +55,7 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
             byBuyer: sql<number>`count(*) filter (where ${codeRedemptions.customerKey} = ${buyer})::int`,
           })
           .from(codeRedemptions)
-          .where(and(eq(codeRedemptions.codeId, terms.id), holding, others))
+          .where(and(eq(codeRedemptions.codeId, terms.id), holdingAt(request.now), others))
       : [];
   const [paid] = terms.firstOrderOnly
     ? await db
@@ -69,12 +81,13 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
 
 /**
  * Reserves the code for an order being placed, in the order's transaction: checked again under the
- * code's lock, then held. Placing the same order again replaces its reservation.
+ * code's lock, then held from `now`. Placing the same order again replaces its reservation, and
+ * starts its hold again.
  */
 export async function reserveCode(tx: Transaction, request: CodeRequest & { orderId: string }): Promise<CodeAssessment> {
   const assessed = await assessCode(tx, request, true);
   if (!assessed.ok) return assessed;
-  const row = { codeId: assessed.codeId, customerKey: customerKey(request.email), discountMinor: assessed.discountMinor, currency: request.currency, status: "reserved" as const, settledAt: null };
+  const row = { codeId: assessed.codeId, customerKey: customerKey(request.email), discountMinor: assessed.discountMinor, currency: request.currency, status: "reserved" as const, settledAt: null, createdAt: request.now };
   await tx
     .insert(codeRedemptions)
     .values({ orderId: request.orderId, ...row })
