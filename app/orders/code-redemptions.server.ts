@@ -1,4 +1,5 @@
-import { and, eq, gt, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { customerKey, discountOf, refusalOf, type CodeRefusal } from "../codes/code-terms";
 import { findCode } from "../codes/codes.server";
 import type { Database, Queryable, Transaction } from "../db/database.server";
@@ -37,9 +38,10 @@ const holdingAt = (now: Date) =>
   or(eq(codeRedemptions.status, "kept"), and(eq(codeRedemptions.status, "reserved"), gt(codeRedemptions.createdAt, new Date(now.getTime() - reservationHoldMs))));
 
 /**
- * Whether the code takes this checkout, and how much it takes off. With `lock` the code's row is
- * held until the transaction ends, so that two orders racing for its last redemption are counted
- * one after the other (PostgreSQL); without, it is the checkout's preview.
+ * Whether the code takes this checkout, and how much it takes off. With `lock` the code's row (and,
+ * for a first-order code, the buyer's key) is held until the transaction ends, so that two orders
+ * racing for its last redemption are counted one after the other (PostgreSQL); without, it is the
+ * checkout's preview.
  */
 export async function assessCode(db: Database | Transaction, request: CodeRequest, lock = false): Promise<CodeAssessment> {
   const terms = await findCode(db, request.code, lock);
@@ -52,18 +54,13 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
       ? await db
           .select({
             all: sql<number>`count(*)::int`,
-            byBuyer: sql<number>`count(*) filter (where ${codeRedemptions.customerKey} = ${buyer})::int`,
+            // Keys stored before aliases were folded together are folded here too.
+            byBuyer: sql<number>`count(*) filter (where ${customerKeySql(codeRedemptions.customerKey)} = ${buyer})::int`,
           })
           .from(codeRedemptions)
           .where(and(eq(codeRedemptions.codeId, terms.id), holdingAt(request.now), others))
       : [];
-  const [paid] = terms.firstOrderOnly
-    ? await db
-        .select({ id: orders.id })
-        .from(orders)
-        .where(and(sql`lower(${orders.email}) = ${buyer}`, isNotNull(orders.paidAt)))
-        .limit(1)
-    : [];
+  const earlierOrder = terms.firstOrderOnly ? await hasEarlierOrder(db, buyer, request, lock) : false;
   const refusal = refusalOf(terms, {
     country: request.country,
     currency: request.currency,
@@ -71,12 +68,51 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
     now: request.now,
     redemptionsTaken: taken?.all ?? 0,
     usedByBuyer: (taken?.byBuyer ?? 0) > 0,
-    buyerHasPaidOrder: paid !== undefined,
+    buyerHasEarlierOrder: earlierOrder,
   });
   if (refusal) return { ok: false, refusal };
   const discountMinor = discountOf(terms.reduction, request.currency, request.linesMinor);
   if (discountMinor === 0) return { ok: false, refusal: "minimum" };
   return { ok: true, codeId: terms.id, code: terms.code, discountMinor };
+}
+
+/**
+ * Whether the buyer is past a first order: an order paid under any alias of the address, or another
+ * order of theirs still holding a first-order code (two unpaid orders with two welcome codes are not
+ * both a first order). Placing an order takes a lock on the buyer's key, as the code's lock does
+ * not cover two different codes.
+ */
+async function hasEarlierOrder(db: Queryable, buyer: string, request: CodeRequest, lock: boolean): Promise<boolean> {
+  if (lock) await db.execute(sql`select pg_advisory_xact_lock(hashtext(${buyer}))`);
+  const [paid] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(sql`${customerKeySql(orders.email)} = ${buyer}`, isNotNull(orders.paidAt)))
+    .limit(1);
+  if (paid) return true;
+  const [held] = await db
+    .select({ orderId: codeRedemptions.orderId })
+    .from(codeRedemptions)
+    .innerJoin(discountCodes, eq(discountCodes.id, codeRedemptions.codeId))
+    .where(
+      and(
+        eq(discountCodes.firstOrderOnly, true),
+        sql`${customerKeySql(codeRedemptions.customerKey)} = ${buyer}`,
+        holdingAt(request.now),
+        request.orderId ? ne(codeRedemptions.orderId, request.orderId) : undefined,
+      ),
+    )
+    .limit(1);
+  return held !== undefined;
+}
+
+/**
+ * The customer key (`customerKey`) computed by the database, for addresses stored as typed. Both
+ * must give the same key for every address; a test compares them.
+ */
+export function customerKeySql(email: SQL | AnyPgColumn): SQL<string> {
+  const address = sql`regexp_replace(lower(regexp_replace(${email}, '^\\s+|\\s+$', '', 'g')), '\\+[^@]*@', '@')`;
+  return sql<string>`(case when ${address} ~ '@(gmail|googlemail)\\.com$' then replace(split_part(${address}, '@', 1), '.', '') || '@gmail.com' else ${address} end)`;
 }
 
 /**
