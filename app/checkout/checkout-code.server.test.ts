@@ -55,6 +55,8 @@ describe.each(databaseKinds)("the checkout's code on %s", (kind) => {
     await createCode(database.db, codeTerms("BIG", { minimumMinor: { EUR: 20000 } }));
     await createCode(database.db, codeTerms("FIRST", { firstOrderOnly: true }));
     await createCode(database.db, codeTerms("SOONOFF", { oncePerCustomer: false }));
+    await createCode(database.db, codeTerms("WHOLE", { reduction: { kind: "amount", amountMinor: { EUR: 8970 } } }));
+    await createCode(database.db, codeTerms("HUNDREDOFF", { reduction: { kind: "amount", amountMinor: { EUR: 10000 } }, minimumMinor: { EUR: 5000 } }));
   });
   afterAll(() => installStore(undefined));
 
@@ -73,6 +75,9 @@ describe.each(databaseKinds)("the checkout's code on %s", (kind) => {
     ["GONE", "abgelaufen"],
     ["FRANCE", "nicht in diesem Land"],
     ["BIG", "ab einem Bestellwert von 200,00 €"],
+    // An amount code leaves something to pay: the smallest order it takes is its amount and a cent.
+    ["WHOLE", "ab einem Bestellwert von 89,71 €"],
+    ["HUNDREDOFF", "ab einem Bestellwert von 100,01 €"],
   ])("refuses %s, saying why in German, the total unchanged", async (code, reason) => {
     const { status, data } = await send({ ...contact, code, intent: "apply-code" });
     expect(status).toBe(400);

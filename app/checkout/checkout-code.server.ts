@@ -1,4 +1,4 @@
-import { normalizeCode } from "../codes/code-terms";
+import { normalizeCode, smallestLinesFor } from "../codes/code-terms";
 import { findCode } from "../codes/codes.server";
 import type { Queryable } from "../db/database.server";
 import { formatMoney } from "../market/money";
@@ -22,6 +22,7 @@ export async function quoteWithCode(db: Queryable, market: Market, quote: Quote,
   const assessed = await assessCode(db, { code, email, country: market.country, currency: market.currency, linesMinor, now });
   if (assessed.ok) return { quote: discountedQuote(market, quote, { code: assessed.code, discountMinor: assessed.discountMinor }), code: assessed.code, refusal: null };
   if (assessed.refusal !== "minimum") return { quote, code: "", refusal: texts.refusals[assessed.refusal] };
-  const minimumMinor = (await findCode(db, code))?.minimumMinor[market.currency] ?? 0;
+  const terms = await findCode(db, code);
+  const minimumMinor = terms ? smallestLinesFor(terms, market.currency) : 0;
   return { quote, code: "", refusal: texts.refusals.minimum.replace("{minimum}", formatMoney(minimumMinor, market)) };
 }

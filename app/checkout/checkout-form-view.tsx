@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Form, useNavigate, useNavigation, useSubmit } from "react-router";
 import { Field } from "../forms/field";
 import { formatMoney } from "../market/money";
@@ -286,6 +286,14 @@ export function BumpBox({ bump, price, texts }: { bump: BumpOffer; price: string
 
 /** The discount code: typed and applied with its own button, or shown as applied with a button to remove it. */
 function CodeField({ texts, applied, typed, error }: { texts: CommerceTexts["checkout"]["code"]; applied: string; typed: string; error: string | null }) {
+  const applyButton = useRef<HTMLButtonElement>(null);
+  // Left to the browser, Enter sends the form with its first submit button, the pay button: the
+  // buyer would pay instead of applying the code. Without JavaScript that browser rule stays.
+  const applyOnEnter = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== "Enter" || event.nativeEvent.isComposing || !applyButton.current) return;
+    event.preventDefault();
+    event.currentTarget.form?.requestSubmit(applyButton.current);
+  };
   if (applied) {
     return (
       <div className="form-field checkout-code">
@@ -300,8 +308,8 @@ function CodeField({ texts, applied, typed, error }: { texts: CommerceTexts["che
     <div className="form-field checkout-code">
       <label htmlFor="checkout-code">{texts.label}</label>
       <div className="checkout-code__row">
-        <input id="checkout-code" name="code" type="text" autoComplete="off" autoCapitalize="characters" spellCheck={false} defaultValue={typed} aria-invalid={error ? true : undefined} aria-describedby={error ? "code-error" : undefined} />
-        <button type="submit" name="intent" value="apply-code" className="button" data-testid="code-apply" formNoValidate>
+        <input id="checkout-code" name="code" type="text" autoComplete="off" autoCapitalize="characters" spellCheck={false} defaultValue={typed} aria-invalid={error ? true : undefined} aria-describedby={error ? "code-error" : undefined} onKeyDown={applyOnEnter} />
+        <button ref={applyButton} type="submit" name="intent" value="apply-code" className="button" data-testid="code-apply" formNoValidate>
           {texts.apply}
         </button>
       </div>
@@ -313,3 +321,4 @@ function CodeField({ texts, applied, typed, error }: { texts: CommerceTexts["che
     </div>
   );
 }
+

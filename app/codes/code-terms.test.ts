@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { customerKey, discountOf, normalizeCode, refusalOf, type CodeTerms, type RedemptionContext } from "./code-terms";
+import { customerKey, discountOf, normalizeCode, refusalOf, smallestLinesFor, type CodeTerms, type RedemptionContext } from "./code-terms";
 import { codeTerms } from "../test-support/code-terms";
 
 const terms = (overrides: Partial<CodeTerms> = {}): CodeTerms => codeTerms("SPRING15", { reduction: { kind: "percent", percent: 15 }, ...overrides });
@@ -11,7 +11,7 @@ const context = (overrides: Partial<RedemptionContext> = {}): RedemptionContext 
   now: new Date("2026-11-27T12:00:00Z"),
   redemptionsTaken: 0,
   usedByBuyer: false,
-  buyerHasPaidOrder: false,
+  buyerHasEarlierOrder: false,
   ...overrides,
 });
 
@@ -45,13 +45,29 @@ describe("refusalOf", () => {
     ["one redemption left", { maxRedemptions: 100 }, { redemptionsTaken: 99 }, null],
     ["used by this buyer", {}, { usedByBuyer: true }, "used"],
     ["used by this buyer, but not once per customer", { oncePerCustomer: false }, { usedByBuyer: true }, null],
-    ["first order only, for a returning buyer", { firstOrderOnly: true }, { buyerHasPaidOrder: true }, "not_first_order"],
+    ["first order only, for a returning buyer", { firstOrderOnly: true }, { buyerHasEarlierOrder: true }, "not_first_order"],
     ["first order only, for a new buyer", { firstOrderOnly: true }, {}, null],
     ["under its minimum", { minimumMinor: { EUR: 9000 } }, {}, "minimum"],
     ["at its minimum", { minimumMinor: { EUR: 8970 } }, {}, null],
     ["a minimum in another currency only", { minimumMinor: { GBP: 99_000 } }, {}, null],
+    ["an amount as large as the lines: nothing would be left to pay", { reduction: { kind: "amount", amountMinor: { EUR: 8970 } } }, {}, "minimum"],
+    ["an amount above the lines, with no minimum set", { reduction: { kind: "amount", amountMinor: { EUR: 5000 } } }, { linesMinor: 990 }, "minimum"],
+    ["an amount one cent below the lines", { reduction: { kind: "amount", amountMinor: { EUR: 8969 } } }, {}, null],
+    ["an amount above the lines, though over its own minimum", { reduction: { kind: "amount", amountMinor: { EUR: 5000 } }, minimumMinor: { EUR: 500 } }, { linesMinor: 990 }, "minimum"],
   ])("%s", (_name, termOverrides, contextOverrides, refusal) => {
     expect(refusalOf(terms(termOverrides), context(contextOverrides))).toBe(refusal);
+  });
+});
+
+describe("smallestLinesFor", () => {
+  it.each<[string, Partial<CodeTerms>, number]>([
+    ["a percent code with no minimum takes any lines", {}, 0],
+    ["a percent code's own minimum", { minimumMinor: { EUR: 9000 } }, 9000],
+    ["an amount code needs one cent more than its amount", { reduction: { kind: "amount", amountMinor: { EUR: 5000 } } }, 5001],
+    ["an amount code's own minimum when it is higher", { reduction: { kind: "amount", amountMinor: { EUR: 5000 } }, minimumMinor: { EUR: 6000 } }, 6000],
+    ["an amount code's amount when its own minimum is lower", { reduction: { kind: "amount", amountMinor: { EUR: 5000 } }, minimumMinor: { EUR: 1000 } }, 5001],
+  ])("%s", (_name, termOverrides, smallest) => {
+    expect(smallestLinesFor(terms(termOverrides), "EUR")).toBe(smallest);
   });
 });
 
@@ -69,7 +85,16 @@ describe("discountOf", () => {
 });
 
 describe("customerKey", () => {
-  it("ignores case and surrounding spaces", () => {
-    expect(customerKey("  Lena.Schmidt@Example.COM ")).toBe("lena.schmidt@example.com");
+  it.each<[string, string]>([
+    ["  Lena.Schmidt@Example.COM ", "lena.schmidt@example.com"],
+    ["lena+shop@example.com", "lena@example.com"],
+    ["Lena+a+b@Example.com", "lena@example.com"],
+    ["lena.schmidt+x@web.de", "lena.schmidt@web.de"],
+    ["Lena.Schmidt@gmail.com", "lenaschmidt@gmail.com"],
+    ["l.e.n.a+promo@GoogleMail.com", "lena@gmail.com"],
+    ["lena@gmail.com.example.org", "lena@gmail.com.example.org"],
+    ["no-at-sign", "no-at-sign"],
+  ])("%j → %j", (email, key) => {
+    expect(customerKey(email)).toBe(key);
   });
 });

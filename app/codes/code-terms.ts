@@ -49,8 +49,8 @@ export interface RedemptionContext {
   redemptionsTaken: number;
   /** Whether this buyer's e-mail already holds a redemption of this code. */
   usedByBuyer: boolean;
-  /** Whether this buyer's e-mail has an earlier paid order. */
-  buyerHasPaidOrder: boolean;
+  /** Whether this buyer's e-mail has an earlier paid order, or another order holding a first-order code. */
+  buyerHasEarlierOrder: boolean;
 }
 
 /** The first reason the code cannot be used in this context, or null when it can. */
@@ -62,10 +62,21 @@ export function refusalOf(terms: CodeTerms, context: RedemptionContext): CodeRef
   if (terms.reduction.kind === "amount" && terms.reduction.amountMinor[context.currency] === undefined) return "market";
   if (terms.maxRedemptions !== null && context.redemptionsTaken >= terms.maxRedemptions) return "used";
   if (terms.oncePerCustomer && context.usedByBuyer) return "used";
-  if (terms.firstOrderOnly && context.buyerHasPaidOrder) return "not_first_order";
-  const minimum = terms.minimumMinor[context.currency];
-  if (minimum !== undefined && context.linesMinor < minimum) return "minimum";
+  if (terms.firstOrderOnly && context.buyerHasEarlierOrder) return "not_first_order";
+  if (context.linesMinor < smallestLinesFor(terms, context.currency)) return "minimum";
   return null;
+}
+
+/**
+ * The smallest total of the checkout's lines the code takes in this currency: its own minimum, and
+ * for an amount code at least its amount and one minor unit. An order must keep something to pay:
+ * a free order would pass a payment of nothing through the providers (most refuse one below their
+ * own minimum), and a percent code already stops at 90 %.
+ */
+export function smallestLinesFor(terms: CodeTerms, currency: CurrencyCode): number {
+  const ownMinimum = terms.minimumMinor[currency] ?? 0;
+  const amount = terms.reduction.kind === "amount" ? terms.reduction.amountMinor[currency] : undefined;
+  return amount === undefined ? ownMinimum : Math.max(ownMinimum, amount + 1);
 }
 
 /** What the code takes off lines worth `linesMinor`: never more than the lines themselves. */
@@ -74,7 +85,14 @@ export function discountOf(reduction: CodeReduction, currency: CurrencyCode, lin
   return Math.min(off, linesMinor);
 }
 
-/** The normalised e-mail a once-per-customer code is counted by. */
+/**
+ * The normalised e-mail a code's once-per-customer and first-order terms count by: aliases of one
+ * mailbox are one buyer. A `+tag` is dropped for every domain (most providers deliver it to the
+ * same mailbox); Gmail also ignores dots, and googlemail.com is gmail.com. The database computes the
+ * same key in `customerKeySql` (orders/code-redemptions.server.ts): change both together.
+ */
 export function customerKey(email: string): string {
-  return email.trim().toLowerCase();
+  const address = email.trim().toLowerCase().replace(/\+[^@]*@/, "@");
+  if (!/@(gmail|googlemail)\.com$/.test(address)) return address;
+  return `${(address.split("@")[0] ?? "").replaceAll(".", "")}@gmail.com`;
 }

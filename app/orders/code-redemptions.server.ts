@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { customerKey, discountOf, refusalOf, type CodeRefusal } from "../codes/code-terms";
 import { findCode } from "../codes/codes.server";
 import type { Database, Queryable, Transaction } from "../db/database.server";
@@ -22,12 +23,25 @@ export interface CodeRequest {
   orderId?: string;
 }
 
-const holding = inArray(codeRedemptions.status, ["reserved", "kept"]);
+/**
+ * How long an unpaid order's reservation counts against a code's limits. An order left in
+ * pending_payment (a 3-D Secure check or a redirect never finished) is never released, so without
+ * an end one abandoned checkout would hold a redemption for good: enough of them would use up a
+ * limited code, or a stranger's e-mail address would block a buyer's once-per-customer code. An hour
+ * is far longer than any payment step takes. A payment that succeeds later still keeps its
+ * redemption (`settleRedemption`).
+ */
+const reservationHoldMs = 60 * 60 * 1000;
+
+/** The redemptions that count against a code at `now`: kept ones, and reservations still within their hold. */
+const holdingAt = (now: Date) =>
+  or(eq(codeRedemptions.status, "kept"), and(eq(codeRedemptions.status, "reserved"), gt(codeRedemptions.createdAt, new Date(now.getTime() - reservationHoldMs))));
 
 /**
- * Whether the code takes this checkout, and how much it takes off. With `lock` the code's row is
- * held until the transaction ends, so that two orders racing for its last redemption are counted
- * one after the other (PostgreSQL); without, it is the checkout's preview.
+ * Whether the code takes this checkout, and how much it takes off. With `lock` the code's row (and,
+ * for a first-order code, the buyer's key) is held until the transaction ends, so that two orders
+ * racing for its last redemption are counted one after the other (PostgreSQL); without, it is the
+ * checkout's preview.
  */
 export async function assessCode(db: Database | Transaction, request: CodeRequest, lock = false): Promise<CodeAssessment> {
   const terms = await findCode(db, request.code, lock);
@@ -40,18 +54,13 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
       ? await db
           .select({
             all: sql<number>`count(*)::int`,
-            byBuyer: sql<number>`count(*) filter (where ${codeRedemptions.customerKey} = ${buyer})::int`,
+            // Keys stored before aliases were folded together are folded here too.
+            byBuyer: sql<number>`count(*) filter (where ${hasCustomerKey(codeRedemptions.customerKey, buyer)})::int`,
           })
           .from(codeRedemptions)
-          .where(and(eq(codeRedemptions.codeId, terms.id), holding, others))
+          .where(and(eq(codeRedemptions.codeId, terms.id), holdingAt(request.now), others))
       : [];
-  const [paid] = terms.firstOrderOnly
-    ? await db
-        .select({ id: orders.id })
-        .from(orders)
-        .where(and(sql`lower(${orders.email}) = ${buyer}`, isNotNull(orders.paidAt)))
-        .limit(1)
-    : [];
+  const earlierOrder = terms.firstOrderOnly ? await hasEarlierOrder(db, buyer, request, lock) : false;
   const refusal = refusalOf(terms, {
     country: request.country,
     currency: request.currency,
@@ -59,7 +68,7 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
     now: request.now,
     redemptionsTaken: taken?.all ?? 0,
     usedByBuyer: (taken?.byBuyer ?? 0) > 0,
-    buyerHasPaidOrder: paid !== undefined,
+    buyerHasEarlierOrder: earlierOrder,
   });
   if (refusal) return { ok: false, refusal };
   const discountMinor = discountOf(terms.reduction, request.currency, request.linesMinor);
@@ -68,13 +77,63 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
 }
 
 /**
+ * Whether the buyer is past a first order: an order paid under any alias of the address, or another
+ * order of theirs still holding a first-order code (two unpaid orders with two welcome codes are not
+ * both a first order). Placing an order takes a lock on the buyer's key, as the code's lock does
+ * not cover two different codes.
+ */
+async function hasEarlierOrder(db: Queryable, buyer: string, request: CodeRequest, lock: boolean): Promise<boolean> {
+  if (lock) await db.execute(sql`select pg_advisory_xact_lock(hashtext(${buyer}))`);
+  const [paid] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(hasCustomerKey(orders.email, buyer), isNotNull(orders.paidAt)))
+    .limit(1);
+  if (paid) return true;
+  const [held] = await db
+    .select({ orderId: codeRedemptions.orderId })
+    .from(codeRedemptions)
+    .innerJoin(discountCodes, eq(discountCodes.id, codeRedemptions.codeId))
+    .where(
+      and(
+        eq(discountCodes.firstOrderOnly, true),
+        hasCustomerKey(codeRedemptions.customerKey, buyer),
+        holdingAt(request.now),
+        request.orderId ? ne(codeRedemptions.orderId, request.orderId) : undefined,
+      ),
+    )
+    .limit(1);
+  return held !== undefined;
+}
+
+/**
+ * The customer key (`customerKey`) computed by the database, for addresses stored as typed. Both
+ * must give the same key for every address; a test compares them.
+ */
+export function customerKeySql(email: SQL | AnyPgColumn): SQL<string> {
+  const address = sql`regexp_replace(lower(regexp_replace(${email}, '^\\s+|\\s+$', '', 'g')), '\\+[^@]*@', '@')`;
+  return sql<string>`(case when ${address} ~ '@(gmail|googlemail)\\.com$' then replace(split_part(${address}, '@', 1), '.', '') || '@gmail.com' else ${address} end)`;
+}
+
+/**
+ * Whether a stored address has the buyer's key. The key's local part, without dots, is in every
+ * address that has it: that cheap test runs first, so the key's regular expressions run on a few
+ * rows only, not on every order (no index covers the key).
+ */
+function hasCustomerKey(email: SQL | AnyPgColumn, buyer: string): SQL {
+  const localPart = (buyer.split("@")[0] ?? "").replaceAll(".", "");
+  return sql`(strpos(replace(lower(${email}), '.', ''), ${localPart}) > 0 and ${customerKeySql(email)} = ${buyer})`;
+}
+
+/**
  * Reserves the code for an order being placed, in the order's transaction: checked again under the
- * code's lock, then held. Placing the same order again replaces its reservation.
+ * code's lock, then held from `now`. Placing the same order again replaces its reservation, and
+ * starts its hold again.
  */
 export async function reserveCode(tx: Transaction, request: CodeRequest & { orderId: string }): Promise<CodeAssessment> {
   const assessed = await assessCode(tx, request, true);
   if (!assessed.ok) return assessed;
-  const row = { codeId: assessed.codeId, customerKey: customerKey(request.email), discountMinor: assessed.discountMinor, currency: request.currency, status: "reserved" as const, settledAt: null };
+  const row = { codeId: assessed.codeId, customerKey: customerKey(request.email), discountMinor: assessed.discountMinor, currency: request.currency, status: "reserved" as const, settledAt: null, createdAt: request.now };
   await tx
     .insert(codeRedemptions)
     .values({ orderId: request.orderId, ...row })

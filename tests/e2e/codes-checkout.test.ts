@@ -89,6 +89,25 @@ describe.each(databaseKinds)("a code at the checkout on %s", (kind) => {
     await page.context().close();
   });
 
+  it("applies the code, and places no order, when Enter is pressed in the code field", { timeout: 90_000 }, async () => {
+    const page = await newPage();
+    await checkoutFromOffer(page);
+    // Everything a payment needs is filled in: were Enter to press the pay button, the order would be placed.
+    await fillContact(page, { ...buyer, email: "enter.key@example.com" });
+    await page.locator('input[name="method"][value="card"]').check();
+    await page.locator('[autocomplete="cc-number"]').fill("4242 4242 4242 4242");
+    await page.locator('[autocomplete="cc-exp"]').fill("12/30");
+    await page.locator('[autocomplete="cc-csc"]').fill("123");
+    await page.locator('[name="code"]').fill("tenoff");
+    await page.locator('[name="code"]').press("Enter");
+    await expect.poll(() => page.getByTestId("discount-line").count()).toBe(1);
+    expect(await page.getByTestId("place-order").textContent()).toMatch(/80,73\s€/);
+    await page.waitForLoadState("networkidle");
+    expect(page.url()).toContain("/checkout/fr");
+    expect(await page.getByTestId("checkout-error").count()).toBe(0);
+    await page.context().close();
+  });
+
   it.each([
     ["NOSUCHCODE", /n'existe pas/],
     ["LONGGONE", /expiré/],
