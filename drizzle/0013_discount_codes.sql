@@ -37,4 +37,5 @@ ALTER TABLE "order_lines" ADD COLUMN "discount_minor" integer DEFAULT 0 NOT NULL
 ALTER TABLE "code_redemptions" ADD CONSTRAINT "code_redemptions_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "code_redemptions" ADD CONSTRAINT "code_redemptions_code_id_discount_codes_id_fk" FOREIGN KEY ("code_id") REFERENCES "public"."discount_codes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "code_redemptions_code_idx" ON "code_redemptions" USING btree ("code_id","status");--> statement-breakpoint
-CREATE INDEX "code_redemptions_customer_idx" ON "code_redemptions" USING btree ("code_id","customer_key");
+CREATE INDEX "code_redemptions_customer_idx" ON "code_redemptions" USING btree ("code_id","customer_key");--> statement-breakpoint
+CREATE INDEX "orders_customer_key_idx" ON "orders" USING btree ((case when regexp_replace(lower(regexp_replace("email", '^\s+|\s+$', '', 'g')), '\+[^@]*@', '@') ~ '@(gmail|googlemail)\.com$' then replace(split_part(regexp_replace(lower(regexp_replace("email", '^\s+|\s+$', '', 'g')), '\+[^@]*@', '@'), '@', 1), '.', '') || '@gmail.com' else regexp_replace(lower(regexp_replace("email", '^\s+|\s+$', '', 'g')), '\+[^@]*@', '@') end));

@@ -89,7 +89,7 @@ export function discountOf(reduction: CodeReduction, currency: CurrencyCode, lin
  * The normalised e-mail a code's once-per-customer and first-order terms count by: aliases of one
  * mailbox are one buyer. A `+tag` is dropped for every domain (most providers deliver it to the
  * same mailbox); Gmail also ignores dots, and googlemail.com is gmail.com. The database computes the
- * same key in `customerKeySql` (orders/code-redemptions.server.ts): change both together.
+ * same key in `customerKeySql` (orders/customer-key.ts): change both together.
  */
 export function customerKey(email: string): string {
   const address = email.trim().toLowerCase().replace(/\+[^@]*@/, "@");

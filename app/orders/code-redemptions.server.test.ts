@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { createCode, issueWelcomeCode } from "../codes/codes.server";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { placeTestOrder, testBuyer, testToday } from "../test-support/orders";
-import { assessCode, customerKeySql, reserveCode, settleRedemption, type CodeRequest } from "./code-redemptions.server";
+import { assessCode, reserveCode, settleRedemption, type CodeRequest } from "./code-redemptions.server";
+import { customerKeySql } from "./customer-key";
 import { codeRedemptions, orders } from "./schema";
 import { codeTerms } from "../test-support/code-terms";
 

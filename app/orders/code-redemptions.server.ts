@@ -1,10 +1,10 @@
-import { and, eq, gt, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { and, eq, gt, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import { customerKey, discountOf, refusalOf, type CodeRefusal } from "../codes/code-terms";
 import { findCode } from "../codes/codes.server";
 import type { Database, Queryable, Transaction } from "../db/database.server";
 import type { CountryCode, CurrencyCode } from "../market/markets";
 import { discountCodes } from "../codes/schema";
+import { customerKeySql } from "./customer-key";
 import { codeRedemptions, orders, type RedemptionStatus } from "./schema";
 
 /** A code applied to a checkout: what it takes off, or why it cannot be used. */
@@ -54,8 +54,7 @@ export async function assessCode(db: Database | Transaction, request: CodeReques
       ? await db
           .select({
             all: sql<number>`count(*)::int`,
-            // Keys stored before aliases were folded together are folded here too.
-            byBuyer: sql<number>`count(*) filter (where ${hasCustomerKey(codeRedemptions.customerKey, buyer)})::int`,
+            byBuyer: sql<number>`count(*) filter (where ${codeRedemptions.customerKey} = ${buyer})::int`,
           })
           .from(codeRedemptions)
           .where(and(eq(codeRedemptions.codeId, terms.id), holdingAt(request.now), others))
@@ -87,7 +86,8 @@ async function hasEarlierOrder(db: Queryable, buyer: string, request: CodeReques
   const [paid] = await db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(hasCustomerKey(orders.email, buyer), isNotNull(orders.paidAt)))
+    // The orders' index on the customer key answers this (orders/customer-key.ts).
+    .where(and(eq(customerKeySql(orders.email), buyer), isNotNull(orders.paidAt)))
     .limit(1);
   if (paid) return true;
   const [held] = await db
@@ -97,32 +97,13 @@ async function hasEarlierOrder(db: Queryable, buyer: string, request: CodeReques
     .where(
       and(
         eq(discountCodes.firstOrderOnly, true),
-        hasCustomerKey(codeRedemptions.customerKey, buyer),
+        eq(codeRedemptions.customerKey, buyer),
         holdingAt(request.now),
         request.orderId ? ne(codeRedemptions.orderId, request.orderId) : undefined,
       ),
     )
     .limit(1);
   return held !== undefined;
-}
-
-/**
- * The customer key (`customerKey`) computed by the database, for addresses stored as typed. Both
- * must give the same key for every address; a test compares them.
- */
-export function customerKeySql(email: SQL | AnyPgColumn): SQL<string> {
-  const address = sql`regexp_replace(lower(regexp_replace(${email}, '^\\s+|\\s+$', '', 'g')), '\\+[^@]*@', '@')`;
-  return sql<string>`(case when ${address} ~ '@(gmail|googlemail)\\.com$' then replace(split_part(${address}, '@', 1), '.', '') || '@gmail.com' else ${address} end)`;
-}
-
-/**
- * Whether a stored address has the buyer's key. The key's local part, without dots, is in every
- * address that has it: that cheap test runs first, so the key's regular expressions run on a few
- * rows only, not on every order (no index covers the key).
- */
-function hasCustomerKey(email: SQL | AnyPgColumn, buyer: string): SQL {
-  const localPart = (buyer.split("@")[0] ?? "").replaceAll(".", "");
-  return sql`(strpos(replace(lower(${email}), '.', ''), ${localPart}) > 0 and ${customerKeySql(email)} = ${buyer})`;
 }
 
 /**

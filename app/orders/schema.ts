@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { discountCodes } from "../codes/schema";
 import { createdAt } from "../db/columns";
+import { customerKeySql } from "./customer-key";
 
 /**
  * The orders domain's tables: orders, their lines, payments, refunds, disputes and the event log,
@@ -65,6 +66,7 @@ export const orders = pgTable(
   },
   (table) => [
     index("orders_email_idx").on(sql`lower(${table.email})`),
+    index("orders_customer_key_idx").on(customerKeySql(table.email)),
     index("orders_created_idx").on(table.createdAt),
     index("orders_experiment_arm_idx").on(table.experimentArm),
     check("orders_status_check", sql`${table.status} in ('pending_payment','paid','payment_failed','fulfilled','partially_refunded','refunded','withdrawn','cancelled')`),
