@@ -2,7 +2,8 @@ import { and, eq, isNotNull, isNull, like, notInArray, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { experimentCounts, type PrimaryMetric } from "./schema";
 import { orderEventType } from "../orders/order-events";
-import { orders, type OrderStatus } from "../orders/schema";
+import { orders } from "../orders/schema";
+import { unpaidStatuses } from "../orders/order-status";
 import { markets } from "../market/markets";
 import { bumpLineSource } from "../orders/order-service.server";
 import { upsellSource } from "../orders/upsell-service.server";
@@ -111,7 +112,6 @@ export interface ExperimentReport {
   caps: { market: string; currency: string; capMinor: number }[];
 }
 
-const unpaid: readonly OrderStatus[] = ["pending_payment", "payment_failed", "cancelled"];
 const currencyOf = new Map<string, string>(markets.map((market) => [market.country, market.currency]));
 const currencyOrder = [...new Set(markets.map((market) => market.currency))] as string[];
 
@@ -155,7 +155,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
     db
       .select({ count: sql<number>`count(*)::int` })
       .from(orders)
-      .where(and(like(orders.experimentArm, `${experiment.key}.%`), isNull(orders.experimentToken), notInArray(orders.status, [...unpaid]), options.includeTest ? undefined : eq(orders.test, false))),
+      .where(and(like(orders.experimentArm, `${experiment.key}.%`), isNull(orders.experimentToken), notInArray(orders.status, [...unpaidStatuses]), options.includeTest ? undefined : eq(orders.test, false))),
   ]);
 
   const arms = experiment.arms.map((row, arm) => ({
@@ -182,7 +182,7 @@ export async function experimentReport(db: Queryable, experiment: Experiment, op
   for (const order of orderRows) {
     const arm = arms[parseXp(order.xp)?.arm ?? -1];
     if (!arm || !order.token) continue;
-    const paid = !unpaid.includes(order.status);
+    const paid = !unpaidStatuses.includes(order.status);
     if (!during(assignedAtOf(order.token)?.getTime()) || !during(order.createdAt.getTime()) || (paid && paidTokens.has(order.token))) {
       ordersLeftOut += 1;
       continue;

@@ -1,24 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { StoredCode } from "../../codes/codes.server";
+import { codeTerms } from "../../test-support/code-terms";
 import { statusOf, termsText } from "./codes-view";
 
 const now = new Date("2026-11-23T12:00:00Z");
 
-const code = (overrides: Partial<StoredCode> = {}): StoredCode => ({
-  id: "c",
-  code: "TEN",
-  reduction: { kind: "percent", percent: 10 },
-  minimumMinor: {},
-  countries: [],
-  validFrom: null,
-  validUntil: null,
-  maxRedemptions: null,
-  oncePerCustomer: true,
-  firstOrderOnly: false,
-  active: true,
-  welcome: false,
-  ...overrides,
-});
+const code = (overrides: Partial<StoredCode> = {}): StoredCode => ({ id: "c", welcome: false, ...codeTerms("TEN"), ...overrides });
 
 describe("a code in the list", () => {
   it.each<[string, Partial<StoredCode>, string]>([
