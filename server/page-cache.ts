@@ -108,7 +108,8 @@ export function cachedSearch(search: string): { search: string; token: string | 
   return { search: search.replace(exposureXp, `$1.${standInToken}`), token: found[2] ?? "" };
 }
 
-const standInBytes = Buffer.from(`.${standInToken}`);
+/** The stand-in as it stands in a kept page: the `.` before a token and the token. */
+export const standInMarker = Buffer.from(`.${standInToken}`);
 
 /** A header of an answer rendered with the stand-in (a redirect's `Location`) as one visitor gets it. */
 export function headerForVisitor(value: string, token: string): string {
@@ -124,9 +125,9 @@ export function forVisitor(body: Buffer, token: string): Buffer {
   const replacement = token === "" ? Buffer.alloc(0) : Buffer.from(`.${token}`);
   const pieces: Buffer[] = [];
   let from = 0;
-  for (let at = body.indexOf(standInBytes); at !== -1; at = body.indexOf(standInBytes, from)) {
+  for (let at = body.indexOf(standInMarker); at !== -1; at = body.indexOf(standInMarker, from)) {
     pieces.push(body.subarray(from, at), replacement);
-    from = at + standInBytes.length;
+    from = at + standInMarker.length;
   }
   if (from === 0) return body;
   pieces.push(body.subarray(from));
