@@ -1,3 +1,5 @@
+import type { ComponentType, LazyExoticComponent, Ref } from "react";
+
 /**
  * A provider's part of the checkout form, said by the provider's own folder so that the checkout
  * names none (docs/decisions/0037-providers-describe-themselves.md). Browser-safe: the form checks
@@ -22,6 +24,50 @@ export interface CheckoutPart {
   details(values: Readonly<Record<string, string>>): Readonly<Record<string, string>>;
   /** What its part of the page may know of its settings (never a secret), or null when it needs none. */
   pageSettings?(settings: unknown): unknown;
+  /** Its part of the page beyond a radio button, shown while the buyer has chosen its method. */
+  readonly page?: CheckoutPagePart;
+  /** The hint under each of its methods while chosen, as a key of the checkout's texts (`bankHint`). */
+  readonly hints?: Readonly<Record<string, string>>;
+  /** Its methods the page introduces under another method's name (the Payment Element as the card it mostly is). */
+  readonly namedAs?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A provider's component in the checkout form, loaded only when the buyer chooses its method so
+ * that the checkout's first-load JavaScript stays without it. The form knows it only through this.
+ */
+export interface CheckoutPagePart {
+  /** The checkout method whose choice shows the component. */
+  readonly method: string;
+  /**
+   * The hidden fields the component fills just before the form is sent, each with the stand-in the
+   * form's rules accept until then; emptied whenever the form comes back refused.
+   */
+  readonly preparedFields: Readonly<Record<string, string>>;
+  /** The component, lazily imported. */
+  readonly Component: LazyExoticComponent<ComponentType<CheckoutPageProps>>;
+  /** The class and test id of the empty box that keeps its place while it loads. */
+  readonly placeholder: string;
+}
+
+export interface CheckoutPageProps {
+  /** What `pageSettings` gave for the page. */
+  settings: unknown;
+  amountMinor: number;
+  currency: string;
+  /** Shown when the provider's script cannot be loaded. */
+  unavailableText: string;
+  /** Its last refusal, shown under it. */
+  error: string | null;
+  ref?: Ref<CheckoutPageHandle>;
+}
+
+/** What the checkout form asks of a provider's component. */
+export interface CheckoutPageHandle {
+  /** The values of its prepared fields, or the message to show when it refuses ("" for the form's own). */
+  prepare(): Promise<{ fields: Readonly<Record<string, string>> } | { error: string }>;
+  /** Finishes the next action its provider left to the browser (3-D Secure in the provider's modal). */
+  finishNextAction(clientSecret: string): Promise<void>;
 }
 
 /** A market's methods as the content lists them (`content/commerce/payment-methods.json`), and the running providers. */

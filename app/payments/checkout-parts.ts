@@ -25,3 +25,6 @@ export const providerFields: readonly string[] = checkoutParts.flatMap((part) =>
 
 /** The fields sent once, never shown back. */
 export const singleUseFields: readonly string[] = checkoutParts.flatMap((part) => part.singleUseFields);
+
+/** The hidden fields the parts' components fill just before the form is sent. */
+export const preparedFields: readonly string[] = checkoutParts.flatMap((part) => Object.keys(part.page?.preparedFields ?? {}));

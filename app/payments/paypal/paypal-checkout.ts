@@ -9,4 +9,5 @@ export const payPalCheckout: CheckoutPart = {
   singleUseFields: [],
   problems: () => [],
   details: () => ({}),
+  hints: { paypal: "paypalHint" },
 };

@@ -1,3 +1,4 @@
+import { lazy } from "react";
 import type { CheckoutPart } from "../checkout-part";
 import type { StripeConfig } from "./stripe-js";
 
@@ -18,6 +19,15 @@ export const stripeCheckout: CheckoutPart = {
   problems: (values) => (values.method === "stripe" && !/^(ctoken|pm)_\w+$/.test(values.stripeToken ?? "") ? ["method"] : []),
   details: (values) => ({ paymentMethod: values.stripeToken ?? "" }),
   pageSettings: stripePageSettings,
+  page: {
+    method: "stripe",
+    preparedFields: { stripeToken: "ctoken_pending" },
+    // Loaded only when Stripe takes the payment and the buyer has chosen it.
+    Component: lazy(() => import("./stripe-payment-element")),
+    placeholder: "stripe-element",
+  },
+  // The Payment Element is introduced as the card method it mostly is.
+  namedAs: { stripe: "card" },
 };
 
 /** What a page may know of Stripe's settings: the publishable key and where Stripe.js comes from, never a secret. */

@@ -19,6 +19,7 @@ export const testGatewayCheckout: CheckoutPart = {
     return cardFieldProblems(cardOf(values), today).map((problem) => problemFields[problem]);
   },
   details: cardOf,
+  hints: { bank: "bankHint" },
 };
 
 function cardOf(values: Readonly<Record<string, string>>) {
