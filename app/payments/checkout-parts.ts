@@ -26,5 +26,10 @@ export const providerFields: readonly string[] = checkoutParts.flatMap((part) =>
 /** The fields sent once, never shown back. */
 export const singleUseFields: readonly string[] = checkoutParts.flatMap((part) => part.singleUseFields);
 
+/** The part of the provider `id`, if it has one. */
+export function checkoutPartOfProvider(id: string): CheckoutPart | undefined {
+  return checkoutParts.find((part) => part.provider === id);
+}
+
 /** The hidden fields the parts' components fill just before the form is sent. */
 export const preparedFields: readonly string[] = checkoutParts.flatMap((part) => Object.keys(part.page?.preparedFields ?? {}));

@@ -31,7 +31,7 @@ export const stripeCheckout: CheckoutPart = {
 };
 
 /** What a page may know of Stripe's settings: the publishable key and where Stripe.js comes from, never a secret. */
-export function stripePageSettings(settings: unknown): StripeConfig | null {
+function stripePageSettings(settings: unknown): StripeConfig | null {
   if (!settings) return null;
   const { publishableKey, jsUrl } = settings as StripeConfig;
   return { publishableKey, jsUrl };
