@@ -67,9 +67,8 @@ export const methodsFileSchema = z
       .strict(),
     markets: z
       .object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.enum(liveMethodIds)).min(1)])))
-      .strict()
-      // PayPal cannot vault for Swiss merchants' buyers, so its upsells could not be one click.
-      .refine((markets) => !markets.CH?.includes("paypal") && !markets["CH-FR"]?.includes("paypal"), { message: "PayPal is not offered in Switzerland (no vaulting)" }),
+      // A market a method's provider must not be offered in is the provider's to say (`ProviderDescription.notOfferedIn`).
+      .strict(),
   })
   .strict();
 
