@@ -95,7 +95,7 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
   const form = useRef<HTMLFormElement>(null);
   // The chosen method's provider component, if its part of the page is more than a radio button.
   const chosenPart = checkoutPartOf(method);
-  const page = chosenPart?.page?.method === method ? chosenPart.page : undefined;
+  const page = chosenPart?.page;
   const pageSettings = page && chosenPart ? paymentPages[chosenPart.provider] : undefined;
   const pageHandle = useRef<CheckoutPageHandle>(null);
   // A refused payment comes back with every field kept but the card, as a provider's element does.
@@ -119,8 +119,9 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
   }, [nextAction, navigate]);
   // A method a provider introduces under another's name (as the card it mostly is); the rest by their names.
   const methodName = (id: CheckoutMethodId) => texts.methods[(checkoutPartOf(id)?.namedAs?.[id] ?? id) as keyof typeof texts.methods];
+  // The hint under a chosen method is its `<method>Hint` in the texts, when the content has one.
   const hintOf = (id: CheckoutMethodId) => {
-    const hint = texts[(checkoutPartOf(id)?.hints?.[id] ?? "") as keyof typeof texts];
+    const hint = texts[`${id}Hint` as keyof typeof texts];
     return typeof hint === "string" ? hint : null;
   };
   const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);

@@ -3,33 +3,43 @@ import type { ComponentType, LazyExoticComponent, Ref } from "react";
 /**
  * A provider's part of the checkout form, said by the provider's own folder so that the checkout
  * names none (docs/decisions/0037-providers-describe-themselves.md). Browser-safe: the form checks
- * the same rules in the browser before sending and on the server always.
+ * the same rules in the browser before sending and on the server always. The hint under one of its
+ * methods while the buyer has chosen it is the checkout texts' `<method>Hint` (`bankHint`), when the
+ * content has one.
  */
 export interface CheckoutPart {
   /** The provider's id (`ProviderDescription.id`), whose payments this part starts. */
   readonly provider: string;
   /** The checkout methods (the form's `method` values) whose fields this part reads. */
   readonly methods: readonly string[];
-  /** The checkout methods it offers in a market while it runs: its own, and the market's it takes. */
-  offeredMethods(market: MarketMethods): readonly string[];
-  /** Its own methods are always saved for later charges without the buyer; else the content says which are. */
-  readonly savesMethods?: boolean;
-  /** The form fields it adds to the checkout's; those in `singleUseFields` are never shown back. */
+  /** The form fields it adds to the checkout's; those in `server.singleUseFields` are never shown back. */
   readonly fields: readonly string[];
-  /** Fields sent once (card numbers, one-time tokens): never kept when the form comes back with an error. */
-  readonly singleUseFields: readonly string[];
   /** The form fields in error when the buyer chose one of its methods (`method` for the choice itself). */
   problems(values: Readonly<Record<string, string>>, today: Date): readonly string[];
+  /** Its part of the page beyond a radio button, shown while the buyer has chosen one of its methods. */
+  readonly page?: CheckoutPagePart;
+  /** Its methods the page introduces under another method's name (the Payment Element as the card it mostly is). */
+  readonly namedAs?: Readonly<Record<string, string>>;
+  /**
+   * What only the server asks of it, written as `import.meta.env.SSR ? { … } : undefined`: Vite
+   * builds the pages' JavaScript with that condition false and leaves this half out of it, so the
+   * browser carries the form's rules and nothing else.
+   */
+  readonly server: CheckoutServerPart | undefined;
+}
+
+/** The server's half of a provider's part of the checkout. */
+export interface CheckoutServerPart {
+  /** The checkout methods it offers in a market while it runs: its own, and the market's it takes. */
+  offeredMethods(market: MarketMethods): readonly string[];
+  /** Fields sent once (card numbers, one-time tokens): never kept when the form comes back with an error. */
+  readonly singleUseFields: readonly string[];
+  /** Its own methods are always saved for later charges without the buyer; else the content says which are. */
+  readonly savesMethods?: boolean;
   /** The payment details its provider is sent to start the payment. */
   details(values: Readonly<Record<string, string>>): Readonly<Record<string, string>>;
   /** What its part of the page may know of its settings (never a secret), or null when it needs none. */
   pageSettings?(settings: unknown): unknown;
-  /** Its part of the page beyond a radio button, shown while the buyer has chosen its method. */
-  readonly page?: CheckoutPagePart;
-  /** The hint under each of its methods while chosen, as a key of the checkout's texts (`bankHint`). */
-  readonly hints?: Readonly<Record<string, string>>;
-  /** Its methods the page introduces under another method's name (the Payment Element as the card it mostly is). */
-  readonly namedAs?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -37,8 +47,6 @@ export interface CheckoutPart {
  * that the checkout's first-load JavaScript stays without it. The form knows it only through this.
  */
 export interface CheckoutPagePart {
-  /** The checkout method whose choice shows the component. */
-  readonly method: string;
   /**
    * The hidden fields the component fills just before the form is sent, each with the stand-in the
    * form's rules accept until then; emptied whenever the form comes back refused.

@@ -193,7 +193,7 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   if (outcome.status === "requires_action") {
     if (outcome.actionUrl !== undefined) throw redirect(outcome.actionUrl, { status: 303 });
     // The provider's script finishes it in this page, with what its part of the page may know of its settings.
-    const settings = checkoutPartOfProvider(paid.provider)?.pageSettings?.(store().settings.providers[paid.provider]) ?? null;
+    const settings = checkoutPartOfProvider(paid.provider)?.server?.pageSettings?.(store().settings.providers[paid.provider]) ?? null;
     if (settings !== null && finishesInBrowser(paid.provider)) {
       return data<UpsellActionData>({ message: "", nextAction: { clientSecret: outcome.clientSecret, returnPath: returnUrl, provider: paid.provider, settings } });
     }
