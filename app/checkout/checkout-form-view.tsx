@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Suspense, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Form, useNavigate, useNavigation, useSubmit } from "react-router";
 import { Field } from "../forms/field";
 import { formatMoney } from "../market/money";
@@ -7,11 +7,9 @@ import { useTranslate } from "../market/translate";
 import type { CheckoutMethodId } from "../orders/commerce-content.server";
 import type { CommerceTexts } from "../orders/commerce-texts.server";
 import { autocompleteTokens, checkoutFields, validateCheckout, type CheckoutErrors, type ContactField } from "./checkout-form";
+import type { CheckoutPageHandle } from "../payments/checkout-part";
+import { checkoutPartOf, preparedFields } from "../payments/checkout-parts";
 import type { BrowserNextAction } from "../payments/provider";
-import type { StripeConfig, StripeElementHandle } from "./stripe-payment-element";
-
-// Stripe's element is loaded only when Stripe takes the payment and the buyer has chosen it.
-const StripePaymentElement = lazy(() => import("./stripe-payment-element").then((module) => ({ default: module.StripePaymentElement })));
 
 interface CheckoutFormProps {
   texts: CommerceTexts["checkout"];
@@ -19,7 +17,6 @@ interface CheckoutFormProps {
   bundleId: string;
   country: string;
   methods: readonly CheckoutMethodId[];
-  /** Stripe's publishable key and script, when Stripe takes the payment. */
   /** What each running provider's part of the page needs, by provider id. */
   paymentPages: Readonly<Record<string, unknown>>;
   /** Whether the order without the add-on has digital items. */
@@ -33,7 +30,7 @@ interface CheckoutFormProps {
   values: Record<string, string>;
   errors: CheckoutErrors;
   message: string | null;
-  /** Stripe left 3-D Secure to Stripe.js: finish it in this page, then let the server say how it ended. */
+  /** The provider left 3-D Secure to its script: finish it in this page, then let the server say how it ended. */
   nextAction?: BrowserNextAction;
   /** Why the code the buyer typed was refused. */
   codeError: string | null;
@@ -52,8 +49,18 @@ export interface BumpOffer {
 /** The submit buttons that apply or remove a code rather than pay. */
 const codeIntents = ["apply-code", "remove-code"];
 
-/** Methods paid inside our page or with their own hint; the others are approved on their own page. */
-const inPageMethods: readonly CheckoutMethodId[] = ["card", "bank", "stripe", "paypal"];
+/** Methods a provider's part of the checkout reads are paid inside our page or have their own hint; the others are approved on their own page. */
+const inPage = (id: CheckoutMethodId) => checkoutPartOf(id) !== undefined;
+
+const emptyPreparedFields = Object.fromEntries(preparedFields.map((name) => [name, ""]));
+
+/** Sets the hidden fields a provider's component prepares. */
+function fillFields(form: HTMLFormElement | null, fields: Readonly<Record<string, string>>) {
+  for (const [name, value] of Object.entries(fields)) {
+    const input = form?.elements.namedItem(name);
+    if (input instanceof HTMLInputElement) input.value = value;
+  }
+}
 
 const addressFields: readonly { field: ContactField; type?: string; optional?: boolean }[] = [
   { field: "givenName" },
@@ -86,22 +93,23 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
   const [cardRetyped, setCardRetyped] = useState(false);
   const errors = clientErrors ?? serverErrors;
   const form = useRef<HTMLFormElement>(null);
-  // Stripe's part of the page stays named here until the page's provider parts are components of their own.
-  const stripe = (paymentPages.stripe ?? null) as StripeConfig | null;
-  const stripeToken = useRef<HTMLInputElement>(null);
-  const stripeElement = useRef<StripeElementHandle>(null);
+  // The chosen method's provider component, if its part of the page is more than a radio button.
+  const chosenPart = checkoutPartOf(method);
+  const page = chosenPart?.page;
+  const pageSettings = page && chosenPart ? paymentPages[chosenPart.provider] : undefined;
+  const pageHandle = useRef<CheckoutPageHandle>(null);
   // A refused payment comes back with every field kept but the card, as a provider's element does.
   useEffect(() => {
     if (!message) return;
     for (const input of form.current?.querySelectorAll<HTMLInputElement>('[autocomplete^="cc-"]') ?? []) input.value = "";
-    if (stripeToken.current) stripeToken.current.value = "";
+    fillFields(form.current, emptyPreparedFields);
   }, [message, token, serverErrors]);
-  // The challenge runs in Stripe's modal; its result is only a hint, so the return path asks Stripe
-  // on the server either way (a refusal brings the form back with the reason).
+  // The challenge runs in the provider's modal; its result is only a hint, so the return path asks
+  // the provider on the server either way (a refusal brings the form back with the reason).
   useEffect(() => {
     if (!nextAction) return;
-    if (stripeToken.current) stripeToken.current.value = "";
-    const challenge = stripeElement.current?.handleNextAction(nextAction.clientSecret) ?? Promise.resolve();
+    fillFields(form.current, emptyPreparedFields);
+    const challenge = pageHandle.current?.finishNextAction(nextAction.clientSecret) ?? Promise.resolve();
     void challenge
       .catch(() => undefined)
       .then(() => {
@@ -109,8 +117,13 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
         void navigate(nextAction.returnPath);
       });
   }, [nextAction, navigate]);
-  // The Payment Element is introduced as the card method it mostly is; the rest by their names.
-  const methodName = (id: CheckoutMethodId) => texts.methods[(id === "stripe" ? "card" : id) as keyof typeof texts.methods];
+  // A method a provider introduces under another's name (as the card it mostly is); the rest by their names.
+  const methodName = (id: CheckoutMethodId) => texts.methods[(checkoutPartOf(id)?.namedAs?.[id] ?? id) as keyof typeof texts.methods];
+  // The hint under a chosen method is its `<method>Hint` in the texts, when the content has one.
+  const hintOf = (id: CheckoutMethodId) => {
+    const hint = texts[`${id}Hint` as keyof typeof texts];
+    return typeof hint === "string" ? hint : null;
+  };
   const error = (field: keyof CheckoutErrors) => (errors[field] ? texts.errors[field] : undefined);
 
   const check = (event: FormEvent<HTMLFormElement>) => {
@@ -126,8 +139,8 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
     }
     const form = new FormData(event.currentTarget);
     const values = Object.fromEntries(checkoutFields.map((field) => [field, String(form.get(field) ?? "")]));
-    // The Payment Element's token is made below, once everything else is right.
-    if (values.method === "stripe") values.stripeToken = "ctoken_pending";
+    // A provider component's fields are filled below, once everything else is right.
+    if (page) Object.assign(values, page.preparedFields);
     const withDigitalBump = bump?.kind === "digital" && values.bump === "yes";
     const found = validateCheckout(values, { country, methods, digital: digital || withDigitalBump, today: new Date() });
     setClientErrors(found);
@@ -138,18 +151,18 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
       return;
     }
     setCardRetyped(false);
-    if (method !== "stripe" || stripeToken.current?.value) return;
+    if (!page || Object.keys(page.preparedFields).every((name) => form.get(name))) return;
     event.preventDefault();
     const formElement = event.currentTarget;
     setPreparing(true);
     setElementError(null);
-    void (stripeElement.current?.confirmationToken() ?? Promise.resolve({ error: "" })).then((result) => {
+    void (pageHandle.current?.prepare() ?? Promise.resolve({ error: "" })).then((result) => {
       setPreparing(false);
       if ("error" in result) {
         setElementError(result.error || texts.errors.method);
         return;
       }
-      if (stripeToken.current) stripeToken.current.value = result.token;
+      fillFields(formElement, result.fields);
       void submit(formElement);
     });
   };
@@ -161,7 +174,9 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
       <input type="hidden" name="quotedTotal" value={quotedTotals.plain} />
       {quotedTotals.bumped !== null ? <input type="hidden" name="quotedBumpTotal" value={quotedTotals.bumped} /> : null}
       <input type="hidden" name="appliedCode" value={values.appliedCode ?? ""} />
-      <input ref={stripeToken} type="hidden" name="stripeToken" defaultValue="" />
+      {preparedFields.map((name) => (
+        <input key={name} type="hidden" name={name} defaultValue="" />
+      ))}
       {message && !cardRetyped ? (
         <p className="checkout-error" role="alert" data-testid="checkout-error">
           {message}
@@ -217,11 +232,11 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
                 </div>
               </div>
             ) : null}
-            {id === "stripe" && method === "stripe" && stripe ? (
-              <Suspense fallback={<div className="stripe-element" data-testid="stripe-element" />}>
-                <StripePaymentElement
-                  ref={stripeElement}
-                  config={stripe}
+            {id === method && page && pageSettings != null ? (
+              <Suspense fallback={<div className={page.placeholder} data-testid={page.placeholder} />}>
+                <page.Component
+                  ref={pageHandle}
+                  settings={pageSettings}
                   amountMinor={totalMinor}
                   currency={market.currency}
                   unavailableText={texts.declines.provider_unavailable}
@@ -229,9 +244,8 @@ export function CheckoutForm({ texts, token, bundleId, country, methods, payment
                 />
               </Suspense>
             ) : null}
-            {id === "bank" && method === "bank" ? <p className="form-hint">{texts.bankHint}</p> : null}
-            {id === "paypal" && method === "paypal" ? <p className="form-hint">{texts.paypalHint}</p> : null}
-            {id === method && !inPageMethods.includes(id) ? <p className="form-hint">{texts.redirectHint.replace("{method}", methodName(id))}</p> : null}
+            {id === method && hintOf(id) ? <p className="form-hint">{hintOf(id)}</p> : null}
+            {id === method && !inPage(id) ? <p className="form-hint">{texts.redirectHint.replace("{method}", methodName(id))}</p> : null}
           </div>
         ))}
         {errors.method ? (

@@ -69,5 +69,6 @@ export function validateCheckout(values: Readonly<Record<string, string>>, rules
 
 /** What is kept when the form comes back with an error: everything but what a provider's fields sent once (a card, a one-time token). */
 export function keptValues(values: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).filter(([field]) => !singleUseFields.includes(field)));
+  const sentOnce = singleUseFields();
+  return Object.fromEntries(Object.entries(values).filter(([field]) => !sentOnce.includes(field)));
 }

@@ -142,7 +142,7 @@ export async function loadCheckout({ request, context }: RouteArgs) {
 }
 
 function paymentPageSettings(settings: Readonly<Record<string, unknown>>, running: ReadonlyMap<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(checkoutParts.flatMap((part) => (part.pageSettings && running.has(part.provider) ? [[part.provider, part.pageSettings(settings[part.provider])]] : [])));
+  return Object.fromEntries(checkoutParts.flatMap(({ provider, server }) => (server?.pageSettings && running.has(provider) ? [[provider, server.pageSettings(settings[provider])]] : [])));
 }
 
 /** The browser's id from its cookie, or a new one, and the cookie to (re)set for as long as a token lives. */
@@ -299,7 +299,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       currency: placed.payment.currency,
       method,
       // The method's provider reads its own fields (a token its element made, card fields in our form).
-      details: checkoutPartOf(method)?.details(values) ?? {},
+      details: checkoutPartOf(method)?.server?.details(values) ?? {},
       saveMethod: isReusableMethod(method),
       returnUrl: returnPath,
     },

@@ -4,6 +4,7 @@ import { markets } from "../market/markets";
 import { paymentMethodsFor, providerOfMethod } from "../orders/commerce-content.server";
 import { checkoutParts } from "../payments/checkout-parts";
 import { paymentSetupOf, testGatewayId } from "../payments/payment-setup";
+import { methodsByMarketOf } from "../payments/provider-description";
 import { paymentProviders } from "./payment-providers.server";
 
 const providerIds = new Set([testGatewayId, ...paymentProviders.map((provider) => provider.id)]);
@@ -17,6 +18,14 @@ describe("the payment providers the store is composed of", () => {
     const owners = checkoutParts.map((part) => part.provider);
     expect(new Set(owners).size).toBe(owners.length);
     for (const owner of owners) expect(providerIds).toContain(owner);
+  });
+
+  it("are offered in no market they say they must not be", () => {
+    for (const { id, notOfferedIn } of paymentProviders) {
+      const offered = methodsByMarketOf(id);
+      for (const market of notOfferedIn?.markets ?? []) expect(offered[market] ?? [], notOfferedIn?.why).toEqual([]);
+    }
+    expect(paymentProviders.some((provider) => provider.notOfferedIn?.markets.includes("CH")), "PayPal's rule for Switzerland").toBe(true);
   });
 
   it("take each method the checkout offers through the provider the method names", () => {

@@ -51,27 +51,28 @@ export const deliveryFileSchema = z
 /** The methods the test gateway takes at checkout, in every market. */
 export const paymentMethodIds = ["card", "bank"] as const;
 export type PaymentMethodId = (typeof paymentMethodIds)[number];
-/** The methods each market offers with real providers, and whether they can be charged again. */
-export const liveMethodIds = ["card", "paypal", "bancontact", "eps", "swish", "mobilepay", "twint", "klarna"] as const;
-export type LiveMethodId = (typeof liveMethodIds)[number];
+/** The methods each market offers with real providers, and whether they can be charged again: the content's ids, each naming its provider. */
+type LiveMethodId = keyof typeof methodsFile.methods;
 
 /** A provider's id: that it names a provider the store has is checked beside the composition's list (`composition/payment-providers.server.test.ts`). */
 const providerId = z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a payment provider's id");
 const reason = z.string().min(20, "must say why the method can or cannot be charged again");
-export const methodsFileSchema = z
+const methodsFileSchema = z
   .object({
     sources: z.array(z.string().url()).min(1),
     testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean(), why: reason }).strict()]))).strict(),
-    methods: z
-      .object(Object.fromEntries(liveMethodIds.map((m) => [m, z.object({ provider: providerId, reusable: z.boolean(), why: reason }).strict()])))
-      .strict(),
-    markets: z
-      .object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.enum(liveMethodIds)).min(1)])))
-      .strict()
-      // PayPal cannot vault for Swiss merchants' buyers, so its upsells could not be one click.
-      .refine((markets) => !markets.CH?.includes("paypal") && !markets["CH-FR"]?.includes("paypal"), { message: "PayPal is not offered in Switzerland (no vaulting)" }),
+    methods: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a method's id"), z.object({ provider: providerId, reusable: z.boolean(), why: reason }).strict()),
+    // A market a method's provider must not be offered in is the provider's to say (`ProviderDescription.notOfferedIn`).
+    markets: z.object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.string()).min(1)]))).strict(),
   })
-  .strict();
+  .strict()
+  .superRefine(({ methods, markets }, context) => {
+    for (const [country, offered] of Object.entries(markets)) {
+      for (const [index, id] of offered.entries()) {
+        if (!(id in methods)) context.addIssue({ code: "custom", path: ["markets", country, index], message: `"${id}" is not one of the methods above` });
+      }
+    }
+  });
 
 type RateHistory = z.infer<typeof rateHistory>;
 const vat = parseContent("content/commerce/vat.json", vatFileSchema, vatFile) as unknown as {
@@ -126,7 +127,7 @@ export function paymentMethodsFor(market: Market, setup: PaymentSetup): readonly
 export function isReusableMethod(method: CheckoutMethodId): boolean {
   const part = checkoutPartOf(method);
   if (part?.provider === testGatewayId) return methods.testGateway[method as PaymentMethodId].reusable;
-  if (part?.savesMethods) return true;
+  if (part?.server?.savesMethods) return true;
   return methods.methods[method as LiveMethodId]?.reusable ?? false;
 }
 

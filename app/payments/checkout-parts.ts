@@ -12,7 +12,7 @@ export const checkoutParts: readonly CheckoutPart[] = [testGatewayCheckout, stri
 
 /** The methods the checkout offers in a market: each running provider's, in the parts' order. */
 export function offeredCheckoutMethods(market: MarketMethods): string[] {
-  return checkoutParts.filter((part) => market.running.has(part.provider)).flatMap((part) => part.offeredMethods(market));
+  return checkoutParts.filter((part) => market.running.has(part.provider)).flatMap((part) => part.server?.offeredMethods(market) ?? []);
 }
 
 /** The part that reads the fields of a checkout method, if it has any. */
@@ -23,5 +23,15 @@ export function checkoutPartOf(method: string): CheckoutPart | undefined {
 /** Every part's fields, after the checkout's own. */
 export const providerFields: readonly string[] = checkoutParts.flatMap((part) => part.fields);
 
-/** The fields sent once, never shown back. */
-export const singleUseFields: readonly string[] = checkoutParts.flatMap((part) => part.singleUseFields);
+/** The fields sent once, never shown back (the server's to know). */
+export function singleUseFields(): string[] {
+  return checkoutParts.flatMap((part) => part.server?.singleUseFields ?? []);
+}
+
+/** The part of the provider `id`, if it has one. */
+export function checkoutPartOfProvider(id: string): CheckoutPart | undefined {
+  return checkoutParts.find((part) => part.provider === id);
+}
+
+/** The hidden fields the parts' components fill just before the form is sent. */
+export const preparedFields: readonly string[] = checkoutParts.flatMap((part) => Object.keys(part.page?.preparedFields ?? {}));

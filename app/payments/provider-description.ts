@@ -24,6 +24,8 @@ export interface ProviderDescription<Settings = unknown> {
   contentSecurity?(settings: Settings): ContentSecurityOrigins;
   /** Its lines of the go-live check; reads only, buys nothing. */
   preflight(settings: Settings, context: PreflightContext): Promise<PreflightCheck[]>;
+  /** The markets whose content must not offer its methods, and why (`composition/payment-providers.server.test.ts` checks the content). */
+  readonly notOfferedIn?: { readonly markets: readonly string[]; readonly why: string };
   /** The go-live line that shows it answered and confirmed the methods the markets offer through it. */
   readonly confirmingCheck: string;
 }

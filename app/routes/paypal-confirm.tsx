@@ -5,7 +5,7 @@ import { PageIntro } from "../chrome/page-intro";
 import { ReturnElsewherePage } from "../checkout/return-elsewhere";
 import { funnelTextsFor } from "../funnel/content.server";
 import { FunnelLink } from "../funnel/funnel-link";
-import { confirmTarget } from "../funnel/paypal-target";
+import { confirmTarget } from "../payments/paypal/paypal-confirm-target";
 import { storefrontStateContext } from "../market/request-context";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

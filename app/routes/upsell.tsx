@@ -10,7 +10,7 @@ import { Money } from "../market/money-text";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
 import { answerUpsell, loadUpsell, type UpsellActionData, type UpsellBuyer } from "../upsells/upsell-page.server";
-import { useStripeNextAction } from "../upsells/upsell-next-action";
+import { useBrowserNextAction } from "../upsells/upsell-next-action";
 
 export function loader(args: Route.LoaderArgs) {
   return loadUpsell(args);
@@ -32,7 +32,7 @@ function UpsellAnswer({ buyer, price, digital }: { buyer: UpsellBuyer; price: st
   const t = useTranslate();
   const result = useActionData<UpsellActionData>();
   const navigation = useNavigation();
-  const authenticating = useStripeNextAction(result?.nextAction);
+  const authenticating = useBrowserNextAction(result?.nextAction);
   const busy = authenticating || (navigation.state !== "idle" && navigation.formMethod === "POST");
   const message = result?.message || buyer.message;
   return (

@@ -1,20 +1,19 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import type { BrowserNextAction, StripeConfig } from "../payments/stripe/stripe-js";
+import { finishInBrowser, type ProviderNextAction } from "../payments/browser-next-action";
 
 /**
- * An upsell charged to the checkout's card may need 3-D Secure that Stripe leaves to Stripe.js:
- * the upsell page has no Payment Element, so Stripe.js is loaded only now, finishes the challenge
- * in Stripe's modal, and the return path asks Stripe on the server how the payment ended.
- * True while the challenge is open.
+ * An upsell charged to the checkout's card may need 3-D Secure that its provider leaves to the
+ * provider's script: the upsell page has no component of the provider's, so what finishes the
+ * challenge (in the provider's modal) is loaded only now, and the return path asks the provider on
+ * the server how the payment ended. True while the challenge is open.
  */
-export function useStripeNextAction(nextAction: (BrowserNextAction & { stripe: StripeConfig }) | undefined): boolean {
+export function useBrowserNextAction(nextAction: ProviderNextAction | undefined): boolean {
   const navigate = useNavigate();
-  const [finished, setFinished] = useState<BrowserNextAction>();
+  const [finished, setFinished] = useState<ProviderNextAction>();
   useEffect(() => {
     if (!nextAction) return;
-    void import("../payments/stripe/stripe-js")
-      .then(({ finishNextAction }) => finishNextAction(nextAction.stripe, nextAction.clientSecret))
+    void finishInBrowser(nextAction)
       .catch(() => undefined)
       .then(() => {
         setFinished(nextAction);

@@ -15,9 +15,9 @@ import { recordEvent, type Order, type Payment } from "../orders/order-records.s
 import { cookieOrder } from "./order-page.server";
 import { providerReturnPath, runPaymentAttempt } from "../orders/payment-attempts.server";
 import { beginUpsell, declineUpsell, latestUpsellPayment, upsellState, type UpsellState } from "../orders/upsell-service.server";
+import { finishesInBrowser, type ProviderNextAction } from "../payments/browser-next-action";
+import { checkoutPartOfProvider } from "../payments/checkout-parts";
 import type { DeclineCode } from "../payments/provider";
-import type { BrowserNextAction, StripeConfig } from "../payments/stripe/stripe-js";
-import { stripeBrowserSettings } from "../payments/stripe/stripe-settings";
 import { store } from "../store/store.server";
 
 interface RouteArgs {
@@ -124,8 +124,8 @@ export async function loadUpsell({ request, context }: RouteArgs) {
 export interface UpsellActionData {
   message: string;
   consentMissing?: boolean;
-  /** Stripe left the card's 3-D Secure to Stripe.js: the page loads it to finish the challenge, then returns through the return path. */
-  nextAction?: BrowserNextAction & { stripe: StripeConfig };
+  /** The provider left the card's 3-D Secure to its script: the page loads it to finish the challenge, then returns through the return path. */
+  nextAction?: ProviderNextAction;
 }
 
 /**
@@ -192,8 +192,11 @@ export async function answerUpsell({ request, context }: RouteArgs) {
   if (attempt.payment.status === "succeeded" || outcome.status === "processing") throw redirect(next, { status: 303 });
   if (outcome.status === "requires_action") {
     if (outcome.actionUrl !== undefined) throw redirect(outcome.actionUrl, { status: 303 });
-    const stripe = stripeBrowserSettings(store().settings.providers.stripe, true);
-    if (stripe) return data<UpsellActionData>({ message: "", nextAction: { clientSecret: outcome.clientSecret, returnPath: returnUrl, stripe } });
+    // The provider's script finishes it in this page, with what its part of the page may know of its settings.
+    const settings = checkoutPartOfProvider(paid.provider)?.server?.pageSettings?.(store().settings.providers[paid.provider]) ?? null;
+    if (settings !== null && finishesInBrowser(paid.provider)) {
+      return data<UpsellActionData>({ message: "", nextAction: { clientSecret: outcome.clientSecret, returnPath: returnUrl, provider: paid.provider, settings } });
+    }
   }
   return data<UpsellActionData>({ message: failureMessage(lang, attempt.payment) ?? texts.upsell.orderUnchanged }, { status: 402 });
 }

@@ -4,9 +4,7 @@ import type { CheckoutPart } from "../checkout-part";
 export const payPalCheckout: CheckoutPart = {
   provider: "paypal",
   methods: ["paypal"],
-  offeredMethods: ({ methods, content }) => methods.filter((id) => content[id]?.provider === "paypal"),
   fields: [],
-  singleUseFields: [],
   problems: () => [],
-  details: () => ({}),
+  server: import.meta.env.SSR ? { offeredMethods: ({ methods, content }) => methods.filter((id) => content[id]?.provider === "paypal"), singleUseFields: [], details: () => ({}) } : undefined,
 };

@@ -12,4 +12,6 @@ export const paypal: ProviderDescription<PayPalSettings> = {
   // PayPal's pages are its own: the buyer leaves ours for them, so no page needs its origins.
   preflight: (settings, { publicUrl, storeMode }) => payPalPreflight({ ...settings, publicUrl, storeMode }),
   confirmingCheck: "PayPal credentials",
+  // PayPal cannot vault for Swiss merchants' buyers, so its upsells could not be one click.
+  notOfferedIn: { markets: ["CH", "CH-FR"], why: "PayPal is not offered in Switzerland (no vaulting)" },
 };

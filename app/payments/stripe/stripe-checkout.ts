@@ -1,3 +1,4 @@
+import { lazy } from "react";
 import type { CheckoutPart } from "../checkout-part";
 import type { StripeConfig } from "./stripe-js";
 
@@ -9,19 +10,31 @@ import type { StripeConfig } from "./stripe-js";
 export const stripeCheckout: CheckoutPart = {
   provider: "stripe",
   methods: ["stripe"],
-  // The Payment Element shows the market's methods that can be saved; the others are offered on their own.
-  offeredMethods: ({ methods, content }) => ["stripe", ...methods.filter((id) => content[id]?.provider === "stripe" && !content[id].reusable)],
-  // The Payment Element is set up for off-session use, so it only offers methods that can be saved.
-  savesMethods: true,
   fields: ["stripeToken"],
-  singleUseFields: ["stripeToken"],
   problems: (values) => (values.method === "stripe" && !/^(ctoken|pm)_\w+$/.test(values.stripeToken ?? "") ? ["method"] : []),
-  details: (values) => ({ paymentMethod: values.stripeToken ?? "" }),
-  pageSettings: stripePageSettings,
+  page: {
+    preparedFields: { stripeToken: "ctoken_pending" },
+    // Loaded only when Stripe takes the payment and the buyer has chosen it.
+    Component: lazy(() => import("./stripe-payment-element")),
+    placeholder: "stripe-element",
+  },
+  // The Payment Element is introduced as the card method it mostly is.
+  namedAs: { stripe: "card" },
+  server: import.meta.env.SSR
+    ? {
+        // The Payment Element shows the market's methods that can be saved; the others are offered on their own.
+        offeredMethods: ({ methods, content }) => ["stripe", ...methods.filter((id) => content[id]?.provider === "stripe" && !content[id].reusable)],
+        // The Payment Element is set up for off-session use, so it only offers methods that can be saved.
+        savesMethods: true,
+        singleUseFields: ["stripeToken"],
+        details: (values) => ({ paymentMethod: values.stripeToken ?? "" }),
+        pageSettings: stripePageSettings,
+      }
+    : undefined,
 };
 
 /** What a page may know of Stripe's settings: the publishable key and where Stripe.js comes from, never a secret. */
-export function stripePageSettings(settings: unknown): StripeConfig | null {
+function stripePageSettings(settings: unknown): StripeConfig | null {
   if (!settings) return null;
   const { publishableKey, jsUrl } = settings as StripeConfig;
   return { publishableKey, jsUrl };

@@ -51,12 +51,15 @@ export function loadStripeJs(src: string): Promise<void> {
 
 /**
  * Finishes a `use_stripe_sdk` next action (3-D Secure in a modal of Stripe's) with the intent's
- * client secret. Whatever it resolves, the server asks Stripe how the payment ended: the browser's
- * word is never taken for it.
+ * client secret: in the checkout with the Payment Element's Stripe.js; in a page without it (an
+ * upsell charged to the checkout's card, `payments/browser-next-action.ts`) with Stripe.js loaded
+ * now, as the page settings say. Whatever it resolves, the server asks Stripe how the payment
+ * ended: the browser's word is never taken for it.
  */
-export async function finishNextAction(config: StripeConfig, clientSecret: string, stripe?: StripeJs): Promise<void> {
+export async function finishNextAction(settings: unknown, clientSecret: string, stripe?: StripeJs): Promise<void> {
   let js = stripe;
   if (!js) {
+    const config = settings as StripeConfig;
     await loadStripeJs(config.jsUrl);
     if (!window.Stripe) throw new Error("Stripe.js could not be loaded");
     js = window.Stripe(config.publishableKey);

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { urlVariable } from "../../platform/settings-variable";
 import { requireProviderOrigin, type ProviderSettingsFragment } from "../provider-settings";
-import { stripePageSettings } from "./stripe-checkout";
-import type { StripeConfig } from "./stripe-js";
 import { stripeOrigins } from "./stripe-provider.server";
 
 /** Stripe's keys (all three settings, or none), and where its API and Stripe.js are. */
@@ -55,9 +53,4 @@ export function stripeContentSecurity(settings: StripeSettings): { script: strin
     frame: [js, "https://*.js.stripe.com", "https://hooks.stripe.com"],
     connect: [stripeOrigins.api],
   };
-}
-
-/** What a page may know of Stripe's settings while Stripe is running (`stripePageSettings`). */
-export function stripeBrowserSettings(settings: unknown, running: boolean): StripeConfig | null {
-  return running ? stripePageSettings(settings) : null;
 }

@@ -11,14 +11,18 @@ export const testGatewayCheckout: CheckoutPart = {
   // `testGatewayId`, written out: this module runs in the browser too, where the setup's content is not needed.
   provider: "test",
   methods: ["card", "bank"],
-  offeredMethods: ({ content, running }) => (running.has(content.card?.provider ?? "") ? [] : ["card", "bank"]),
   fields: ["cardNumber", "cardExpiry", "cardCvc"],
-  singleUseFields: ["cardNumber", "cardExpiry", "cardCvc"],
   problems(values, today) {
     if (values.method !== "card") return [];
     return cardFieldProblems(cardOf(values), today).map((problem) => problemFields[problem]);
   },
-  details: cardOf,
+  server: import.meta.env.SSR
+    ? {
+        offeredMethods: ({ content, running }) => (running.has(content.card?.provider ?? "") ? [] : ["card", "bank"]),
+        singleUseFields: ["cardNumber", "cardExpiry", "cardCvc"],
+        details: cardOf,
+      }
+    : undefined,
 };
 
 function cardOf(values: Readonly<Record<string, string>>) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confirmTarget } from "./paypal-target";
+import { confirmTarget } from "./paypal-confirm-target";
 
 describe("confirmTarget", () => {
   it.each([

@@ -1,39 +1,19 @@
-import { useEffect, useImperativeHandle, useRef, useState, type Ref } from "react";
-import { finishNextAction, loadStripeJs, type StripeConfig, type StripeElements, type StripeJs } from "../payments/stripe/stripe-js";
-
-export type { StripeConfig };
-
-
-/** What the checkout form asks of the element when the buyer pays. */
-export interface StripeElementHandle {
-  /** The token to send with the form, or the message to show when the element refuses. */
-  confirmationToken(): Promise<{ token: string } | { error: string }>;
-  /** Finishes the 3-D Secure challenge Stripe left to Stripe.js (`stripe.handleNextAction`). */
-  handleNextAction(clientSecret: string): Promise<void>;
-}
-
-interface StripePaymentElementProps {
-  config: StripeConfig;
-  amountMinor: number;
-  currency: string;
-  /** Shown when Stripe.js cannot be loaded. */
-  unavailableText: string;
-  /** The element's last refusal, shown under it. */
-  error: string | null;
-  ref?: Ref<StripeElementHandle>;
-}
+import { useEffect, useImperativeHandle, useRef, useState } from "react";
+import type { CheckoutPageProps } from "../checkout-part";
+import { finishNextAction, loadStripeJs, type StripeConfig, type StripeElements, type StripeJs } from "./stripe-js";
 
 /**
  * Stripe's Payment Element inside our checkout form: it collects the method, and just before the
- * form is sent it turns into a one-time ConfirmationToken that the server confirms the payment with.
- * The checkout loads this module only when Stripe takes the payment and the buyer has chosen it.
+ * form is sent it turns into a one-time ConfirmationToken (the `stripeToken` field) that the server
+ * confirms the payment with. The checkout loads this module only when Stripe takes the payment and
+ * the buyer has chosen it (`stripeCheckout.page`).
  */
-export function StripePaymentElement({ config, amountMinor, currency, unavailableText, error, ref }: StripePaymentElementProps) {
+export default function StripePaymentElement({ settings, amountMinor, currency, unavailableText, error, ref }: CheckoutPageProps) {
   const host = useRef<HTMLDivElement>(null);
   const stripe = useRef<{ js: StripeJs; elements: StripeElements } | null>(null);
   const [failed, setFailed] = useState(false);
 
-  const { publishableKey, jsUrl } = config;
+  const { publishableKey, jsUrl } = settings as StripeConfig;
   useEffect(() => {
     if (!host.current) return;
     let element: { destroy(): void } | undefined;
@@ -60,15 +40,16 @@ export function StripePaymentElement({ config, amountMinor, currency, unavailabl
   useImperativeHandle(
     ref,
     () => ({
-      async confirmationToken() {
+      async prepare() {
         if (!stripe.current) return { error: "" };
         const { js, elements } = stripe.current;
         const submitted = await elements.submit();
         if (submitted.error) return { error: submitted.error.message ?? "" };
         const created = await js.createConfirmationToken({ elements });
-        return created.confirmationToken ? { token: created.confirmationToken.id } : { error: created.error?.message ?? "" };
+        return created.confirmationToken ? { fields: { stripeToken: created.confirmationToken.id } } : { error: created.error?.message ?? "" };
       },
-      handleNextAction(clientSecret) {
+      // 3-D Secure that Stripe left to Stripe.js (`stripe.handleNextAction`), in Stripe's modal.
+      finishNextAction(clientSecret) {
         return finishNextAction({ publishableKey, jsUrl }, clientSecret, stripe.current?.js);
       },
     }),
