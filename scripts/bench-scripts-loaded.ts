@@ -4,7 +4,7 @@
  * start-up work that waits for the page has run), each gzipped. The static count in `bench.ts`
  * follows only the document's scripts and their static imports; this one also sees the deferred
  * parts (the footer, the sections below the first screen), which the budget counts too
- * (docs/architecture.md, "The performance budget"). Link prefetches are left out, as the budget
+ * (docs/decisions/0047-the-browser-formats-messages-itself.md). Link prefetches are left out, as the budget
  * leaves them out: the page is told that the visitor saves data, which turns them off.
  */
 import { gzipSync } from "node:zlib";

@@ -14,8 +14,8 @@ export const formattedElementTypes: ReadonlySet<TYPE> = new Set([TYPE.literal, T
  * `intl-messageformat`'s `formatToParts` does for these element kinds: text, `{name}`,
  * `{name, select, …}`, `{count, plural, …}` (exact `=n` cases first, then the locale's plural
  * rule, with `offset`) and `#`. Written here because that library and its helpers are about
- * 2.5 KB of compressed JavaScript on every page, for a loop this size
- * (docs/decisions/0043-what-waits-for-the-page.md). The messages test runs every message of
+ * 2 KB of compressed JavaScript on every page, for a loop this size
+ * (docs/decisions/0047-the-browser-formats-messages-itself.md). Its test runs every message of
  * every locale through both and keeps them equal, and fails on a message that uses another
  * element kind (a number, date or tag format), which this formatter refuses.
  */
