@@ -19,6 +19,7 @@ export function keyFigures(result: unknown): Map<string, number> {
   if (!isObject(result)) return figures;
   for (const page of rows(result.pages)) {
     put(`JS KB gz: ${String(page.type)}`, page.firstLoadJsKB);
+    put(`scripts loaded KB gz: ${String(page.type)}`, page.scriptsLoadedKB);
     put(`document KB br: ${String(page.type)}`, page.documentBrotliKB);
     put(`performance: ${String(page.type)}`, page.performance);
     put(`TBT ms: ${String(page.type)}`, page.tbtMs);

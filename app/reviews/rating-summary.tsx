@@ -1,25 +1,34 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ComponentType } from "react";
 import { useStorefront } from "../market/storefront-context";
 import { afterPageLoad } from "../platform/idle";
 import { ratingSummariesPath, type RatingSummariesData } from "./review-section-data";
-import { Stars } from "./stars";
+
+type StarsComponent = ComponentType<{ value: number }>;
+
+/** The summary, with the stars' code fetched beside it only when there is a rating to draw. */
+async function loadSummary(url: string, signal: AbortSignal): Promise<{ summary: RatingSummariesData; Stars: StarsComponent } | null> {
+  const response = await fetch(url, { signal, headers: { Accept: "application/json" } });
+  const summary = response.ok ? ((await response.json()) as RatingSummariesData) : null;
+  if (!summary?.overall) return null;
+  const { Stars } = await import("./stars");
+  return { summary, Stars };
+}
 
 /**
  * The average of every published review in the visitor's language, with the count, linked to how
  * reviews are checked; fetched once the page has loaded (decision record 0022). Its box keeps its
  * height while empty, so that nothing on the first screen moves when it fills; with no published
- * review it stays empty.
+ * review it stays empty, and the stars' code is not loaded.
  */
 export function RatingSummary() {
   const { market } = useStorefront();
-  const [summary, setSummary] = useState<RatingSummariesData | null>(null);
+  const [loaded, setLoaded] = useState<{ summary: RatingSummariesData; Stars: StarsComponent } | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     const cancel = afterPageLoad(() => {
-      fetch(ratingSummariesPath(market.routeValue), { signal: controller.signal, headers: { Accept: "application/json" } })
-        .then((response) => (response.ok ? (response.json() as Promise<RatingSummariesData>) : null))
-        .then(setSummary)
+      loadSummary(ratingSummariesPath(market.routeValue), controller.signal)
+        .then(setLoaded)
         .catch(() => undefined);
     });
     return () => {
@@ -28,13 +37,13 @@ export function RatingSummary() {
     };
   }, [market.routeValue]);
 
-  const overall = summary?.overall;
+  const overall = loaded?.summary.overall;
   return (
     <p className="rating-summary" data-testid="rating-summary">
-      {overall && summary ? (
+      {overall && loaded ? (
         <>
-          <Stars value={overall.averageValue} />{" "}
-          <a href={summary.policyLink.href} title={summary.policyLink.label}>
+          <loaded.Stars value={overall.averageValue} />{" "}
+          <a href={loaded.summary.policyLink.href} title={loaded.summary.policyLink.label}>
             {overall.label}
           </a>
         </>
