@@ -139,9 +139,25 @@ export async function attributionReport(db: Queryable, input: AttributionInput):
   const medium = sql<string>`coalesce(${orderTouches.medium}, 'unknown')`;
   const campaign = sql<string>`coalesce(${orderTouches.campaign}, '')`;
   const content = sql<string>`coalesce(${orderTouches.content}, '')`;
-  const ofOrder = sql.raw('"orders"."id"');
-  const refunded = sql`coalesce((select sum(${refunds.amountMinor}) from ${refunds} where ${refunds.orderId} = ${ofOrder} and ${refunds.status} = 'succeeded' and ${refunds.kind} = 'order'), 0)`;
-  const hasLine = (condition: SQL) => sql`exists (select 1 from ${orderLines} where ${orderLines.orderId} = ${ofOrder} and ${condition})`;
+  // What each order was given back, and which extra lines it has, each read once and joined by the
+  // order's id: a subquery per order would run as many times as there are orders.
+  const given = db
+    .select({ orderId: refunds.orderId, minor: sql<number>`sum(${refunds.amountMinor})`.as("given_minor") })
+    .from(refunds)
+    .where(and(eq(refunds.status, "succeeded"), eq(refunds.kind, "order")))
+    .groupBy(refunds.orderId)
+    .as("given");
+  const extras = db
+    .select({
+      orderId: orderLines.orderId,
+      upsold: sql<boolean>`bool_or(${orderLines.source} like ${`${upsellSource("")}%`})`.as("upsold"),
+      bumped: sql<boolean>`bool_or(${orderLines.source} = ${bumpLineSource})`.as("bumped"),
+    })
+    .from(orderLines)
+    .where(sql`${orderLines.source} <> 'checkout'`)
+    .groupBy(orderLines.orderId)
+    .as("extras");
+  const refunded = sql`coalesce(${given.minor}, 0)`;
 
   const [views, orderRows] = await Promise.all([
     db
@@ -168,11 +184,13 @@ export async function attributionReport(db: Queryable, input: AttributionInput):
         totals: sql<number>`coalesce(sum(${orders.totalMinor}) filter (where ${paid}), 0)::float8`,
         refunded: sql<number>`coalesce(sum(${refunded}) filter (where ${paid}), 0)::float8`,
         refundedOrders: sql<number>`(count(*) filter (where ${paid} and ${refunded} > 0))::int`,
-        upsold: sql<number>`(count(*) filter (where ${paid} and ${hasLine(sql`${orderLines.source} like ${`${upsellSource("")}%`}`)}))::int`,
-        bumped: sql<number>`(count(*) filter (where ${paid} and ${hasLine(sql`${orderLines.source} = ${bumpLineSource}`)}))::int`,
+        upsold: sql<number>`(count(*) filter (where ${paid} and ${extras.upsold}))::int`,
+        bumped: sql<number>`(count(*) filter (where ${paid} and ${extras.bumped}))::int`,
       })
       .from(orders)
       .leftJoin(orderTouches, eq(orderTouches.orderId, orders.id))
+      .leftJoin(given, eq(given.orderId, orders.id))
+      .leftJoin(extras, eq(extras.orderId, orders.id))
       .where(and(or(created, paid), includeTest ? undefined : eq(orders.test, false)))
       .groupBy(source, medium, campaign, content, orders.currency),
   ]);
