@@ -7,7 +7,7 @@ import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { testBuyer, testToday } from "../test-support/orders";
 import { touchViews } from "./schema";
 import { directTouch, touchCookieValue, type Touch } from "./touch";
-import { keptTouch, receiveTouchView, touchCookieFor, touchOfCheckout, touchOfOrder, touchOfPage } from "./touches.server";
+import { eraseClickId, keptTouch, receiveTouchView, touchCookieFor, touchOfCheckout, touchOfOrder, touchOfPage } from "./touches.server";
 
 const adTouch: Touch = { ...directTouch, source: "meta", medium: "paid_social", campaign: "spring", content: "video-a", clickIdKind: "fbclid", clickId: "IwAR2x", landingPath: "/offer/de" };
 const kept = (touch: Touch) => `vitanor_touch=${touchCookieValue(touch)}`;
@@ -78,6 +78,10 @@ describe.each(databaseKinds)("touches stored on %s", (kind) => {
     const without = await place(undefined);
     expect(await touchOfOrder(database.db, withTouch.order.id)).toEqual(adTouch);
     expect(await touchOfOrder(database.db, without.order.id)).toBeNull();
+
+    // Erasing the buyer's data takes the click id, which names one person's click, and keeps the campaign.
+    await eraseClickId(database.db, withTouch.order.id);
+    expect(await touchOfOrder(database.db, withTouch.order.id)).toEqual({ ...adTouch, clickId: null });
   });
 
   it("counts page views per touch, every one of many at once, and answers the cookie to write", async () => {

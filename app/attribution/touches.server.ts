@@ -26,6 +26,8 @@ export interface PageRequest {
   cookie: string | null;
   /** The site that linked to the visit, as the page saw it (`document.referrer`), or the `Referer` header. */
   referrer?: string | null;
+  /** Where the visit landed, when the page knows it; else the page's own path. */
+  landingPath?: string | null;
 }
 
 /**
@@ -42,8 +44,8 @@ function sameTouch(a: Touch, b: Touch): boolean {
 }
 
 /** What the page itself names: its query, else the referring site, with the page's path as where it landed. */
-function namedTouch({ url, referrer = null }: PageRequest): Touch {
-  return touchOfRequest({ query: url.searchParams, referrerHost: referrerHostOf(referrer, url.host), landingPath: url.pathname });
+function namedTouch({ url, referrer = null, landingPath }: PageRequest): Touch {
+  return touchOfRequest({ query: url.searchParams, referrerHost: referrerHostOf(referrer, url.host), landingPath: landingPath ?? url.pathname });
 }
 
 /**
@@ -76,16 +78,16 @@ export function touchCookieFor(request: PageRequest, secure: boolean): string | 
 
 /**
  * A funnel page view, counted for its touch: the beacon's `Referer` is the page's own address (its
- * query carries the campaign), its body the referring site. Answers the `Set-Cookie` to send, if any.
+ * query carries the campaign), its body the referring site and the path the visit landed on. Answers the `Set-Cookie` to send, if any.
  */
-export async function receiveTouchView(db: Queryable, view: { day: string; step: string; market: string; referrer?: string }, headers: Headers, secure: boolean): Promise<string | null> {
+export async function receiveTouchView(db: Queryable, view: { day: string; step: string; market: string; referrer?: string; landingPath?: string }, headers: Headers, secure: boolean): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(headers.get("Referer") ?? "");
   } catch {
     return null;
   }
-  const request: PageRequest = { url, cookie: headers.get("Cookie"), referrer: view.referrer ? `https://${view.referrer}/` : null };
+  const request: PageRequest = { url, cookie: headers.get("Cookie"), referrer: view.referrer ? `https://${view.referrer}/` : null, landingPath: view.landingPath ?? null };
   await countTouchView(db, view, touchOfPage(request));
   return touchCookieFor(request, secure);
 }
@@ -113,6 +115,14 @@ export async function touchOfOrder(db: Queryable, orderId: string): Promise<Touc
     referrerHost: row.referrerHost,
     landingPath: row.landingPath,
   };
+}
+
+/**
+ * Takes the click id off an erased buyer's order (GDPR Art. 17): it names one click of one person
+ * at the ad platform. The rest of the touch (source, campaign) names no one and stays for the report.
+ */
+export async function eraseClickId(db: Queryable, orderId: string): Promise<void> {
+  await db.update(orderTouches).set({ clickId: null }).where(eq(orderTouches.orderId, orderId));
 }
 
 /** One funnel page view more for its touch, atomically (as the funnel's own counts are). */

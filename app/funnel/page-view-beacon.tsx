@@ -18,10 +18,20 @@ function externalReferrerHost(): string | null {
   }
 }
 
+/** The path this document was first loaded at: where the visit landed, before any client-side navigation. */
+function landingPath(): string {
+  const [entry] = performance.getEntriesByType("navigation");
+  try {
+    return entry ? new URL(entry.name).pathname : window.location.pathname;
+  } catch {
+    return window.location.pathname;
+  }
+}
+
 /**
  * Counts one view of a funnel page: after hydration, and after each client-side navigation to
- * another path. It sends the step, the market, the funnel variant and the referring site's host, nothing
- * else: no cookie, no identifier, no address (docs/decisions/0017-funnel-counting.md), so it needs no consent and does
+ * another path. It sends the step, the market, the funnel variant, the referring site's host and the path
+ * the visit landed on, nothing else: no cookie, no identifier, no address (docs/decisions/0017-funnel-counting.md), so it needs no consent and does
  * not go through the analytics module. Prefetches never render, so they never get here; a page
  * the browser prerenders counts only once the visitor actually opens it.
  */
@@ -36,6 +46,7 @@ export function PageViewBeacon({ routeName, market }: { routeName: string; marke
       // The site that linked to the visit is part of its touch (decision 45); the host only.
       const referrer = externalReferrerHost();
       if (referrer) body.set("ref", referrer);
+      body.set("land", landingPath());
       if (!navigator.sendBeacon?.(pageViewPath, body)) fetch(pageViewPath, { method: "POST", body, keepalive: true }).catch(() => undefined);
     };
     if ((document as { prerendering?: boolean }).prerendering) document.addEventListener("prerenderingchange", send, { once: true });
