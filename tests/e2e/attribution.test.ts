@@ -17,6 +17,7 @@ import { startServer, type RunningServer } from "./support/server";
  * touch, the attribution report's rows and its CSV.
  */
 
+const personAgent = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36";
 /** A picture of the report at 1280 px for the people reviewing it; outside the repository. */
 const shotsDir = process.env.E2E_SHOTS_DIR;
 const ownerPassword = "owner password 1234";
@@ -46,9 +47,15 @@ describe.each(databaseKinds)("attribution on %s", (kind) => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** A fresh visitor whose tag manager answers with an empty script (no network here). */
-  async function newVisitor(): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  /**
+   * A visitor whose tag manager answers with an empty script (no network here): a new one, or the
+   * one of `earlier` coming back another day, with what their browser kept but the access to their
+   * earlier order's pages. A person's user agent: the headless one's views are a crawler's.
+   */
+  async function newVisitor(earlier?: BrowserContext): Promise<BrowserContext> {
+    const kept = earlier ? await earlier.storageState() : undefined;
+    const storageState = kept ? { ...kept, cookies: kept.cookies.filter((cookie) => !cookie.name.startsWith("vn_")) } : undefined;
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, userAgent: personAgent, ...(storageState ? { storageState } : {}) });
     await context.route("https://www.googletagmanager.com/**", (route) => route.fulfill({ contentType: "text/javascript", body: "" }));
     return context;
   }
@@ -84,17 +91,22 @@ describe.each(databaseKinds)("attribution on %s", (kind) => {
     expect(cookie?.expires).toBeGreaterThan(Date.now() / 1000 + 29 * 86_400);
     expect(decodeURIComponent(decodeURIComponent(cookie?.value ?? ""))).toContain("IwAR2xE2E");
 
-    placed.returned = await buyFromOffer(page, "", `accepted.${kind}@example.com`);
+    const returning = await newVisitor(context);
     await context.close();
+    placed.returned = await buyFromOffer(await returning.newPage(), "", `accepted.${kind}@example.com`);
+    await returning.close();
   });
 
   it("without consent, keeps the touch for the visit only and nothing on the device", { timeout: 120_000 }, async () => {
     const context = await newVisitor();
     const page = await context.newPage();
     placed.declined = await buyFromOffer(page, declinedQuery, `declined.${kind}@example.com`, "reject");
-    placed.declinedReturn = await buyFromOffer(page, "", `declined.${kind}@example.com`);
     expect(await touchCookie(context)).toBeUndefined();
+    const returning = await newVisitor(context);
     await context.close();
+    placed.declinedReturn = await buyFromOffer(await returning.newPage(), "", `declined.${kind}@example.com`);
+    expect(await touchCookie(returning)).toBeUndefined();
+    await returning.close();
   });
 
   it("shows each order's touch to the operator", { timeout: 60_000 }, async () => {
