@@ -25,4 +25,4 @@ CREATE TABLE "touch_views" (
 );
 --> statement-breakpoint
 ALTER TABLE "order_touches" ADD CONSTRAINT "order_touches_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "order_touches_report_idx" ON "order_touches" USING btree ("source","medium","campaign","content","order_id");
+CREATE INDEX "orders_paid_idx" ON "orders" USING btree ("paid_at");
