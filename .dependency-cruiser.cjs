@@ -10,6 +10,8 @@ const layers = [
   ["image"],
   // The domains, each owning its data, rules and components.
   ["funnel"],
+  // Where a visit came from (its touch), kept with the order placed and counted with page views.
+  ["attribution"],
   ["catalog"],
   ["forms"],
   ["payments"],

@@ -10,6 +10,7 @@ export default defineConfig({
   schema: [
     "./app/db/schema.ts",
     "./app/funnel/schema.ts",
+    "./app/attribution/schema.ts",
     "./app/payments/test-gateway/schema.ts",
     "./app/mail/schema.ts",
     "./app/codes/schema.ts",

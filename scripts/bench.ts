@@ -14,7 +14,10 @@
  * which budgets hold. Figures, never test assertions. `--no-build` reuses the current build;
  * `--quick` skips Lighthouse and the load test (not the code's figures); `--experiments` measures
  * only what a split test's assignment adds to an entry, against its budget of 2 ms at p99, and
- * writes `bench-results/bench-experiments.json` (scripts/bench-experiments.ts). `--downloads`
+ * writes `bench-results/bench-experiments.json` (scripts/bench-experiments.ts). `--attribution`
+ * times only the attribution report's query over 100,000 orders (on PostgreSQL with
+ * `BENCH_DATABASE_URL`, else PGlite; scripts/bench-attribution.ts), also part of a whole run, and
+ * writes `bench-results/attribution.json`. `--downloads`
  * measures digital delivery alone (a 50 MB file through the store from the filesystem and from S3,
  * and the server's memory with 20 downloads at once) and writes `bench-results/downloads.json`.
  * Each page's scripts are also counted the way a browser loads them (scripts/bench-scripts-loaded.ts:
@@ -33,6 +36,7 @@ import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
 import { chromiumPath } from "../tests/e2e/support/chromium";
 import { startServer, type RunningServer } from "../tests/e2e/support/server";
+import { attributionBench } from "./bench-attribution";
 import { backOfficeOnPostgres } from "./bench-back-office";
 import { codeCheckoutTimes, sideBySide } from "./bench-codes";
 import { assignmentCost } from "./bench-experiments";
@@ -45,7 +49,7 @@ import { scriptsLoaded } from "./bench-scripts-loaded";
 const root = new URL("..", import.meta.url).pathname;
 const clientDir = join(root, "build", "client");
 const { values: options } = parseArgs({
-  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, experiments: { type: "boolean", default: false }, downloads: { type: "boolean", default: false }, compare: { type: "string" }, pages: { type: "string" } },
+  options: { "no-build": { type: "boolean", default: false }, quick: { type: "boolean", default: false }, experiments: { type: "boolean", default: false }, attribution: { type: "boolean", default: false }, downloads: { type: "boolean", default: false }, compare: { type: "string" }, pages: { type: "string" } },
 });
 const resultsFile = join(root, "bench-results", options.pages ? "bench-pages.json" : "bench.json");
 // The previous run to compare with: the one named, or the last one written here.
@@ -164,6 +168,13 @@ async function ordersOnPostgres() {
   }
 }
 
+if (options.attribution) {
+  const figures = await attributionBench();
+  console.table([figures]);
+  mkdirSync(join(root, "bench-results"), { recursive: true });
+  writeFileSync(join(root, "bench-results", "attribution.json"), `${JSON.stringify(figures, null, 2)}\n`);
+  process.exit(0);
+}
 const buildSeconds = options["no-build"] ? null : +build().toFixed(1);
 if (options.experiments) {
   const cost = await assignmentCost();
@@ -215,6 +226,7 @@ try {
           serverPeakMemoryMB: peakMemoryMB(server),
           ordersOnPostgres: await ordersOnPostgres(),
           backOfficeOnPostgres: await backOfficeOnPostgres(),
+          attributionReport: await attributionBench(),
         };
   const checkoutWithCode = options.pages ? null : await codeCheckoutTimes();
   const result = { buildSeconds, prerenderedPages: countPrerenderedPages(), budget, pages, scriptsLoaded: loaded, loadTest, checkoutWithCode };
@@ -229,6 +241,10 @@ try {
   if (loadTest?.backOfficeOnPostgres) {
     console.log(`back office on PostgreSQL with ${loadTest.backOfficeOnPostgres.orders} orders, server time per page:`);
     console.table(loadTest.backOfficeOnPostgres.pages);
+  }
+  if (loadTest) {
+    console.log(`the attribution report's query for 30 days over ${loadTest.attributionReport.orders} orders on ${loadTest.attributionReport.database}:`);
+    console.table([loadTest.attributionReport]);
   }
   if (checkoutWithCode) {
     console.log(`checkout without a code and with ${checkoutWithCode.code} applied, ${checkoutWithCode.path}, server time per request, one after another:`);

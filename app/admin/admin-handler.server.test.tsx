@@ -33,7 +33,7 @@ describe("the back office's front door and its route list", () => {
     expect(answer.status).toBe(200);
     const html = await answer.text();
     const links = [...html.matchAll(/<li><a href="(\/admin\/[a-z]+)"( aria-current="page")?>/g)].map((found) => `${found[1]}${found[2] ? " (current)" : ""}`);
-    expect(links).toEqual(["/admin/orders", "/admin/fulfilment", "/admin/files", "/admin/requests", "/admin/reviews", "/admin/privacy (current)", "/admin/report", "/admin/experiments", "/admin/codes"]);
+    expect(links).toEqual(["/admin/orders", "/admin/fulfilment", "/admin/files", "/admin/requests", "/admin/reviews", "/admin/privacy (current)", "/admin/report", "/admin/attribution", "/admin/experiments", "/admin/codes"]);
     expect(answer.headers.get("cache-control")).toBe("no-store");
     expect(html).not.toContain("<script");
   });

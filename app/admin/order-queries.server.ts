@@ -1,3 +1,4 @@
+import { touchOfOrder } from "../attribution/touches.server";
 import { listPage } from "./list-page";
 import { redemptionOf } from "../orders/code-redemptions.server";
 import { and, asc, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
@@ -142,7 +143,8 @@ export async function orderDetail(db: Database, number: string) {
   const paidMinor = orderPayments.filter((payment) => payment.status === "succeeded").reduce((sum, payment) => sum + payment.amountMinor, 0);
   const refundedMinor = orderRefunds.filter((refund) => refund.status === "succeeded" && refund.kind === "order").reduce((sum, refund) => sum + refund.amountMinor, 0);
   const redemption = (await redemptionOf(db, order.id)) ?? null;
-  return { order, lines, payments: orderPayments, refunds: orderRefunds, disputes: orderDisputes, timeline, mails, shipments: parcels, refundedLineIds, paidMinor, refundedMinor, redemption };
+  const touch = await touchOfOrder(db, order.id);
+  return { order, touch, lines, payments: orderPayments, refunds: orderRefunds, disputes: orderDisputes, timeline, mails, shipments: parcels, refundedLineIds, paidMinor, refundedMinor, redemption };
 }
 
 export type OrderDetail = NonNullable<Awaited<ReturnType<typeof orderDetail>>>;

@@ -1,3 +1,4 @@
+import { eraseClickId } from "../attribution/touches.server";
 import { and, asc, eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
 import type { Database, Queryable } from "../db/database.server";
 import { feedback, orderEvents, orderLines, orders, payments, refundRequests, refunds, withdrawals } from "../orders/schema";
@@ -271,6 +272,7 @@ export async function eraseCustomerData(db: Database, operator: Operator, email:
         .where(eq(orders.id, order.id));
       // An attempt's kept request names the buyer (e-mail, name, country).
       await tx.update(payments).set({ providerRequest: null }).where(eq(payments.orderId, order.id));
+      await eraseClickId(tx, order.id);
       await recordAudit(tx, operator, "customer_erased", { orderId: order.id, detail: { number: order.number } });
     }
 

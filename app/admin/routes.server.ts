@@ -1,4 +1,5 @@
 import type { AdminRoute } from "./admin-route.server";
+import { attributionRoutes } from "./attribution-pages.server";
 import { codeRoutes } from "./code-pages.server";
 import { experimentRoutes } from "./experiment-pages.server";
 import { filesRoutes } from "./files-pages.server";
@@ -21,6 +22,7 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...reviewRoutes,
   ...privacyRoutes,
   ...reportRoutes,
+  ...attributionRoutes,
   ...experimentRoutes,
   ...codeRoutes,
 ];

@@ -1,3 +1,5 @@
+import { cookieValue, isDirect, referrerHostOf, touchCookieName, touchOfCookieValue, touchOfRequest, type Touch } from "../attribution/touch";
+
 /**
  * Everything that talks to Google Tag Manager, behind one small interface: components never
  * touch `window.dataLayer` or load the script themselves.
@@ -60,7 +62,23 @@ function anonymisedPath(pathname: string, search: string): string {
   return rest ? `${pathname}?${rest}` : pathname;
 }
 
-/** The page view after every navigation, the first page load included. */
+/**
+ * The visit's touch as the page sees it (decision 45): its query, else the site that linked to it,
+ * else the touch kept in the cookie (written only with consent), else direct.
+ */
+function pageTouch(search: string): Touch {
+  const named = touchOfRequest({ query: search, referrerHost: referrerHostOf(document.referrer, location.host) });
+  return isDirect(named) ? (touchOfCookieValue(cookieValue(document.cookie, touchCookieName)) ?? named) : named;
+}
+
+/** The page view after every navigation, the first page load included, with its touch's source and campaign. */
 export function pushContentView(pathname: string, search: string, routeName: string): void {
-  dataLayer().push({ event: "content-view", "content-name": anonymisedPath(pathname, search), "content-view-name": routeName });
+  const touch = pageTouch(search);
+  dataLayer().push({
+    event: "content-view",
+    "content-name": anonymisedPath(pathname, search),
+    "content-view-name": routeName,
+    "touch-source": touch.source,
+    "touch-campaign": touch.campaign,
+  });
 }

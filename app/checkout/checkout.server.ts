@@ -26,6 +26,7 @@ import { checkoutFields, contactFields, keptValues, validateCheckout, type Check
 import { normalizePostalCode } from "./postal-codes";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
 import { armOfQuery } from "../experiments/exposure-token.server";
+import { touchOfCheckout } from "../attribution/touches.server";
 
 interface RouteArgs {
   request: Request;
@@ -261,6 +262,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       totals: quote.totals,
       funnelSrc: url.searchParams.get("src")?.slice(0, 40) ?? null,
       experiment: armOfQuery(signingKey, url.searchParams.get("xp")),
+      touch: touchOfCheckout(request),
       test: settings.storeMode === "test",
       digitalConsent: digital && values.digitalConsent === "yes",
       code: quote.discount ?? null,

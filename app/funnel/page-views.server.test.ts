@@ -37,6 +37,7 @@ const cases: Case[] = [
   { name: "a variant with other characters", body: "step=offer&market=DE&src=v2%20or%201%3D1", status: 400, counted: null },
   { name: "a variant that is an address", body: "step=offer&market=DE&src=a%40example.com", status: 400, counted: null },
   { name: "a variant longer than 40 characters", body: `step=offer&market=DE&src=${"v".repeat(41)}`, status: 400, counted: null },
+  { name: "a referring site and a landing path", body: "step=offer&market=DE&src=&ref=news.example.org&land=/offer/de", status: 204, counted: "2026-11-23|offer|DE|" },
   { name: "an extra field", body: "step=offer&market=DE&src=&email=a%40example.com", status: 400, counted: null },
   { name: "a field twice", body: "step=offer&step=checkout&market=DE", status: 400, counted: null },
   { name: "no step", body: "market=DE&src=v2", status: 400, counted: null },
@@ -88,5 +89,10 @@ describe.each(databaseKinds)("page-view beacon on %s", (kind) => {
 describe("parsePageView", () => {
   it("keeps exactly the step, the market and the variant", () => {
     expect(parsePageView("market=FI&step=thank-you&src=v10")).toEqual({ step: "thank-you", market: "FI", src: "v10" });
+  });
+
+  it("keeps the referring site's host and the landing path for the touch, and leaves out what is neither", () => {
+    expect(parsePageView("step=offer&market=DE&src=&ref=news.example.org&land=/offer/de")).toEqual({ step: "offer", market: "DE", src: "", referrer: "news.example.org", landingPath: "/offer/de" });
+    expect(parsePageView("step=offer&market=DE&src=&ref=a%20b&land=javascript:x")).toEqual({ step: "offer", market: "DE", src: "" });
   });
 });

@@ -16,13 +16,20 @@ export interface PageView {
   market: CountryCode;
   /** The funnel variant, empty when the page had none. */
   src: string;
+  /** The host of the site that linked to the visit, when the page had one (its touch, decision 45). */
+  referrer?: string;
+  /** The path the visit landed on: the first page this document loaded. */
+  landingPath?: string;
 }
 
-const fields = ["step", "market", "src"] as const;
+const fields = ["step", "market", "src", "ref", "land"] as const;
+/** A host name and a path of ours; anything else in `ref` or `land` is left out, never a reason to refuse the view. */
+const hostPattern = /^[a-z0-9.-]{1,253}$/;
+const pathPattern = /^\/[A-Za-z0-9/_.-]{0,199}$/;
 const srcPattern = new RegExp(`^[A-Za-z0-9_-]{0,${srcLength}}$`);
 const marketCodes = new Set<string>(markets.map((market) => market.country));
-/** A beacon's body is about 50 bytes; anything much longer is not one. */
-const maxBodyBytes = 512;
+/** A beacon's body is about 100 bytes; anything much longer is not one. */
+const maxBodyBytes = 1024;
 
 /** The view a beacon's body (`step=offer&market=DE&src=v2`) reports, or null for anything else. */
 export function parsePageView(body: string): PageView | null {
@@ -33,7 +40,9 @@ export function parsePageView(body: string): PageView | null {
   const market = form.get("market") ?? "";
   const src = form.get("src") ?? "";
   if (!isFunnelStep(step) || !marketCodes.has(market) || !srcPattern.test(src)) return null;
-  return { step, market: market as CountryCode, src };
+  const referrer = (form.get("ref") ?? "").toLowerCase();
+  const landingPath = form.get("land") ?? "";
+  return { step, market: market as CountryCode, src, ...(hostPattern.test(referrer) ? { referrer } : {}), ...(pathPattern.test(landingPath) ? { landingPath } : {}) };
 }
 
 /** A prefetch or prerender the browser (or a proxy) made ahead of a visit that may never happen. */
@@ -57,7 +66,7 @@ export function utcDay(moment: Date): string {
 async function countPageView(db: Queryable, view: PageView, now = new Date()): Promise<void> {
   await db
     .insert(pageViews)
-    .values({ day: utcDay(now), ...view, views: 1 })
+    .values({ day: utcDay(now), step: view.step, market: view.market, src: view.src, views: 1 })
     .onConflictDoUpdate({
       target: [pageViews.day, pageViews.step, pageViews.market, pageViews.src],
       set: { views: sql`${pageViews.views} + 1` },

@@ -12,6 +12,8 @@ import { addUpsellLine } from "./upsell-service.server";
 import type { CodeRefusal } from "../codes/code-terms";
 import type { CountryCode, CurrencyCode } from "../market/markets";
 import { redemptionOf, reserveCode, settleRedemption } from "./code-redemptions.server";
+import { storeOrderTouch } from "../attribution/touches.server";
+import type { Touch } from "../attribution/touch";
 
 /**
  * Orders and their payments (decision 42). Every change of status is written with its event and,
@@ -49,6 +51,8 @@ export interface NewOrder {
   funnelSrc: string | null;
   /** The split-test arm (`key.arm`) and exposure token the checkout's `xp` carried, when its token is valid. */
   experiment?: { arm: string; token: string } | null;
+  /** Where the visit came from (docs/decisions/0045-the-touch-of-a-visit.md). */
+  touch?: Touch | null;
   test: boolean;
   digitalConsent: boolean;
   /** The code applied at the checkout; `lines` and `totals` already carry its discount. */
@@ -131,6 +135,7 @@ async function insertOrder(tx: Transaction, input: NewOrder): Promise<Order | un
     await tx.insert(orderLines).values(
       input.lines.map((line, index) => orderLineRow(order.id, line, checkoutLineSource(index), line.kind === "digital" ? consentAt : null)),
     );
+    if (input.touch) await storeOrderTouch(tx, order.id, input.touch);
     await recordEvent(tx, order.id, "order_created", { total: order.totalMinor, currency: order.currency, lines: input.lines.length });
     return order;
   }

@@ -68,6 +68,8 @@ export const orders = pgTable(
     index("orders_email_idx").on(sql`lower(${table.email})`),
     index("orders_customer_key_idx").on(customerKeySql(table.email)),
     index("orders_created_idx").on(table.createdAt),
+    // The reports take the orders paid in a range (the attribution report, docs/decisions/0045).
+    index("orders_paid_idx").on(table.paidAt),
     index("orders_experiment_arm_idx").on(table.experimentArm),
     check("orders_status_check", sql`${table.status} in ('pending_payment','paid','payment_failed','fulfilled','partially_refunded','refunded','withdrawn','cancelled')`),
     check("orders_amounts_check", sql`${table.totalMinor} >= 0 and ${table.vatMinor} >= 0 and ${table.itemsMinor} >= 0 and ${table.deliveryMinor} >= 0`),

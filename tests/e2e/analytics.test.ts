@@ -81,7 +81,7 @@ describe("page views", () => {
   it("pushes content-view on the first load and after each navigation, without personal data", async () => {
     await openHydrated(session.page, `${server.url}/offer/gb?utm_source=mail&email=jane%40example.com`);
     await expect.poll(pageViews).toEqual([
-      { event: "content-view", "content-name": "/offer/gb?utm_source=mail&email=redacted", "content-view-name": "offer-2" },
+      { event: "content-view", "content-name": "/offer/gb?utm_source=mail&email=redacted", "content-view-name": "offer-2", "touch-source": "mail", "touch-campaign": "" },
     ]);
     await session.page.getByTestId("product-card").first().getByRole("link").click();
     await session.page.waitForURL(/\/checkout\/gb/);
@@ -89,6 +89,8 @@ describe("page views", () => {
       event: "content-view",
       "content-name": expect.stringMatching(/^\/checkout\/gb\?bundle=[a-z0-9-]+&utm_source=mail&email=redacted$/),
       "content-view-name": "checkout-2",
+      "touch-source": "mail",
+      "touch-campaign": "",
     });
     expect(JSON.stringify(await dataLayer())).not.toContain("jane");
   });

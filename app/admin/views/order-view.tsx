@@ -1,3 +1,4 @@
+import type { Touch } from "../../attribution/touch";
 import type { Operator } from "../../operators/audit.server";
 import { disputeLost } from "../../orders/disputed-orders";
 import { may } from "../operators.server";
@@ -48,6 +49,21 @@ function TimelineRow({ entry, currency }: { entry: TimelineEntry; currency: stri
       <td className="muted">{describe(entry.detail, currency)}</td>
     </tr>
   );
+}
+
+/** An order's touch in one line: source / medium, then whatever else the visit carried. */
+function touchText(touch: Touch | null): string {
+  if (!touch) return "not recorded (placed before touches were kept)";
+  const parts = [
+    `${touch.source} / ${touch.medium}`,
+    touch.campaign ? `campaign ${touch.campaign}` : null,
+    touch.content ? `content ${touch.content}` : null,
+    touch.term ? `term ${touch.term}` : null,
+    touch.clickIdKind && touch.clickId ? `${touch.clickIdKind} ${touch.clickId}` : null,
+    touch.referrerHost ? `linked from ${touch.referrerHost}` : null,
+    touch.landingPath ? `landed on ${touch.landingPath}` : null,
+  ];
+  return parts.filter((part) => part !== null).join(" · ");
 }
 
 export function OrderView({
@@ -124,6 +140,8 @@ export function OrderView({
             <dd>{order.funnelSrc ?? "—"}</dd>
             <dt>Split test arm</dt>
             <dd data-testid="order-experiment-arm">{order.experimentArm ?? "—"}</dd>
+            <dt>Came from</dt>
+            <dd data-testid="order-touch">{touchText(detail.touch)}</dd>
             <dt>Paid in all</dt>
             <dd>{money(paidMinor)}</dd>
             <dt>Refunded</dt>
