@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { storeOrderTouch, touchOfOrder } from "../attribution/touches.server";
+import { directTouch } from "../attribution/touch";
 import type { Database } from "../db/database.server";
 import { auditLog } from "../operators/schema";
 import { feedback, orderEvents, orderLines, orders, payments, refundRequests, withdrawals } from "../orders/schema";
@@ -120,6 +122,16 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     await db.update(payments).set({ providerRequest: kept }).where(eq(payments.id, payment.id));
     expect((await eraseCustomerData(db, operator, email)).kind).toBe("erased");
     expect((await db.select().from(payments).where(eq(payments.orderId, order.id))).map((row) => row.providerRequest)).toEqual([null]);
+  });
+
+  it("exports where an order's visit came from, and erasure takes its click id, which names one person's click", async () => {
+    const email = newAddress();
+    const { order } = await paidTestOrder(db, { contact: { email } });
+    const touch = { ...directTouch, source: "meta", medium: "paid_social", campaign: "spring", clickIdKind: "fbclid" as const, clickId: "IwAR2x", landingPath: "/offer/de" };
+    await storeOrderTouch(db, order.id, touch);
+    expect((await exportCustomerData(db, email))?.orders[0]?.touch).toEqual(touch);
+    expect((await eraseCustomerData(db, operator, email)).kind).toBe("erased");
+    expect(await touchOfOrder(db, order.id)).toEqual({ ...touch, clickId: null });
   });
 
   it("anonymises every personal field and keeps what the accounts need", async () => {

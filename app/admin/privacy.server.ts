@@ -1,4 +1,5 @@
-import { eraseClickId } from "../attribution/touches.server";
+import { eraseClickId, touchOfOrder } from "../attribution/touches.server";
+import type { Touch } from "../attribution/touch";
 import { and, asc, eq, inArray, or, sql, type AnyColumn } from "drizzle-orm";
 import type { Database, Queryable } from "../db/database.server";
 import { feedback, orderEvents, orderLines, orders, payments, refundRequests, refunds, withdrawals } from "../orders/schema";
@@ -23,7 +24,7 @@ export const erasedEmail = "erased@invalid";
 export const erasedName = { givenName: "—", familyName: "Erased" } as const;
 
 const explanations = {
-  orders: "Orders placed with this address: the contact and delivery details given at checkout, the amounts, and for each order its lines, payments (no payment credentials: those stay with the payment provider), refunds, the reviews written for it and the log of what happened to it.",
+  orders: "Orders placed with this address: the contact and delivery details given at checkout, the amounts, and for each order where the visit came from (the ad, campaign or site), its lines, payments (no payment credentials: those stay with the payment provider), refunds, the reviews written for it and the log of what happened to it.",
   withdrawals: "Declarations of withdrawal from a contract sent with this address through the withdrawal function.",
   refundRequests: "Refund requests sent with this address through the refund form.",
   feedback: "Feedback sent with this address through the feedback form.",
@@ -52,6 +53,8 @@ export interface ExportedOrder {
   fulfilledAt: string | null;
   contact: { email: string; givenName: string; familyName: string; addressLine1: string; addressLine2: string; postalCode: string; city: string; country: string; phone: string };
   amounts: { itemsMinor: number; deliveryMinor: number; vatMinor: number; totalMinor: number };
+  /** Where the visit that placed it came from (docs/decisions/0045-the-touch-of-a-visit.md), if kept. */
+  touch: Touch | null;
   lines: { productId: string; productName: string; kind: string; units: number; grossMinor: number; vatRateBp: number; vatMinor: number; digitalConsentAt: string | null; createdAt: string }[];
   payments: { provider: string; method: string; purpose: string; status: string; amountMinor: number; currency: string; createdAt: string; updatedAt: string }[];
   refunds: { amountMinor: number; reason: string; status: string; createdAt: string }[];
@@ -124,6 +127,7 @@ export async function exportCustomerData(db: Database, email: string): Promise<C
           db.select().from(reviews).where(inArray(reviews.orderId, orderIds)).orderBy(asc(reviews.createdAt)),
         ]);
   const numberOf = new Map(found.orderRows.map((order) => [order.id, order.number]));
+  const touches = new Map(await Promise.all(orderIds.map(async (id) => [id, await touchOfOrder(db, id)] as const)));
   return {
     exportedAt: new Date().toISOString(),
     email: email.trim(),
@@ -149,6 +153,7 @@ export async function exportCustomerData(db: Database, email: string): Promise<C
         phone: order.phone,
       },
       amounts: { itemsMinor: order.itemsMinor, deliveryMinor: order.deliveryMinor, vatMinor: order.vatMinor, totalMinor: order.totalMinor },
+      touch: touches.get(order.id) ?? null,
       lines: lineRows
         .filter((line) => line.orderId === order.id)
         .map((line) => ({
