@@ -26,6 +26,8 @@ import { checkoutFields, contactFields, keptValues, validateCheckout, type Check
 import { normalizePostalCode } from "./postal-codes";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
 import { armOfQuery } from "../experiments/exposure-token.server";
+import { consentCookieName } from "../experiments/assignment.server";
+import { conversionRequestOf, recordConversionConsent } from "../conversions/record.server";
 
 interface RouteArgs {
   request: Request;
@@ -273,6 +275,9 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     const again = await quoteWithCode(db, market, undiscounted, values.appliedCode ?? "", values.email ?? "", texts.code, new Date());
     return codeChanged(again.refusal ?? texts.code.refusals[placed.refusal]);
   }
+  // With the buyer's marketing consent, the order may be reported to the ad platforms once its funnel ends.
+  const conversionRequest = conversionRequestOf(request, consentCookieName);
+  if (conversionRequest) await recordConversionConsent(db, placed.order.id, conversionRequest);
   const cookieHeader = { "Set-Cookie": await orderCookieHeader(orderCookie, placed.order.id, request, settings.publicUrl) };
   const next = nextStepPath(url, params.locale);
 
