@@ -4,6 +4,7 @@ import { feedback, orderEvents, orderLines, orders, payments, refundRequests, re
 import { outbox } from "../mail/schema";
 import { reviews } from "../reviews/schema";
 import { recordAudit, type Operator } from "../operators/audit.server";
+import { forgetOrderConversions } from "../conversions/record.server";
 
 /**
  * A customer's rights over the data the store keeps about an e-mail address (GDPR Art. 15 and 17,
@@ -244,7 +245,8 @@ export const erasedMailError = "Cancelled: the recipient's data was erased";
  * Anonymises everything stored about an address (GDPR Art. 17) in one transaction: the orders'
  * personal fields (amounts, VAT, lines, numbers, statuses and the delivery country stay for the
  * accounts), what their payment attempts kept to replay a call, withdrawals, refund requests,
- * feedback and e-mails; e-mails not yet sent are cancelled and the orders' reviews deleted.
+ * feedback and e-mails; e-mails not yet sent are cancelled, the orders' reviews deleted, and so is
+ * what was kept to report them to the ad platforms (a report not yet sent is then dropped).
  * The audit log records each erased order and a summary, never the address.
  */
 export async function eraseCustomerData(db: Database, operator: Operator, email: string): Promise<ErasureResult> {
@@ -303,6 +305,7 @@ export async function eraseCustomerData(db: Database, operator: Operator, email:
         .where(and(inArray(outbox.id, pendingMail), eq(outbox.status, "pending")));
     }
 
+    await forgetOrderConversions(tx, found.orderIds);
     const removedReviews = found.orderIds.length > 0 ? await tx.delete(reviews).where(inArray(reviews.orderId, found.orderIds)).returning({ id: reviews.id }) : [];
 
     const counts: ErasureCounts = {

@@ -12,7 +12,7 @@ import type { Database } from "../db/database.server";
 import type { ConversionSettings } from "./conversion-settings";
 import { conversionKinds, conversionsAtOutbox } from "./conversions.server";
 import { hashedEmail } from "./payloads";
-import { recordConversionConsent, type ConversionRequest } from "./record.server";
+import { forgetOrderConversions, recordConversionConsent, type ConversionRequest } from "./record.server";
 import { orderConversions } from "./schema";
 
 const pixel = { pixelId: "1234567890", accessToken: "EAAB-store-token" };
@@ -182,5 +182,23 @@ describe.each(databaseKinds)("server-side conversions on %s", (kind) => {
     await recordConversionConsent(db, paid.order.id, { ...fromAnAd, fbclid: null, clientAddress: "198.51.100.1" });
     const kept = await db.select().from(orderConversions).where(eq(orderConversions.orderId, paid.order.id));
     expect(kept.map((row) => [row.clientAddress, row.fbc?.endsWith(".IwAR2F4-dbP0l7Mn1IawQQ")])).toEqual([["203.0.113.7", true]]);
+  });
+
+  it("drops a purchase not yet sent once the buyer's data was erased", async () => {
+    const { db } = database;
+    const paid = await paidTestOrder(db, { endFunnel: false });
+    await recordConversionConsent(db, paid.order.id, fromAnAd);
+    const outboxWorker = worker(db, configured());
+    await dueNow(db);
+    // The confirmation's round queues the conversions; the buyer is erased before they go.
+    await outboxWorker.runOnce();
+    await forgetOrderConversions(db, [paid.order.id]);
+    await dueNow(db);
+    await outboxWorker.runOnce();
+    await outboxWorker.stop();
+    expect(meta.events.filter((event) => event.event.event_id === paid.order.number)).toEqual([]);
+    expect(ga4.events.filter((event) => event.params.transaction_id === paid.order.number)).toEqual([]);
+    const dropped = (await db.select().from(outbox)).filter((row) => row.payload.orderId === paid.order.id);
+    expect(dropped.map((row) => row.status)).toEqual(["failed", "failed"]);
   });
 });

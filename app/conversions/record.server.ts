@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { clientAddressHeader } from "../../server/client-address";
 import { fbcOf, gaClientIdOf, newGaClientId } from "./payloads";
@@ -80,4 +80,12 @@ export async function clearStaleDeviceData(db: Queryable, now = new Date()): Pro
     .update(orderConversions)
     .set({ clientAddress: null, clientUserAgent: null, deviceDataClearedAt: now })
     .where(and(isNull(orderConversions.deviceDataClearedAt), lt(orderConversions.createdAt, before)));
+}
+
+/**
+ * Forgets what was kept for the ad platforms about these orders, when their buyer's data is erased:
+ * a conversion not yet sent is then dropped, never sent with an erased address.
+ */
+export async function forgetOrderConversions(db: Queryable, orderIds: readonly string[]): Promise<void> {
+  if (orderIds.length > 0) await db.delete(orderConversions).where(inArray(orderConversions.orderId, [...orderIds]));
 }
