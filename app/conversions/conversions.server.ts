@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { enqueueMail, type Delivery, type OutboxRow } from "../mail/outbox.server";
 import { outbox } from "../mail/schema";
@@ -23,14 +23,21 @@ export const conversionKinds = {
 
 type ConversionKind = (typeof conversionKinds)[keyof typeof conversionKinds];
 
+/** The platform a message goes to, kept where an e-mail keeps its recipient. */
+const platformOf: Record<ConversionKind, string> = {
+  [conversionKinds.metaPurchase]: "Meta Conversions API",
+  [conversionKinds.ga4Purchase]: "GA4 Measurement Protocol",
+  [conversionKinds.ga4Refund]: "GA4 Measurement Protocol",
+};
+
 export function isConversionMessage(row: OutboxRow): boolean {
   return (Object.values(conversionKinds) as string[]).includes(row.kind);
 }
 
 async function enqueueConversion(db: Database, kind: ConversionKind, orderId: string, locale: string): Promise<void> {
-  // The platform stands where an e-mail's recipient would: the message is linked to no order's
-  // e-mails, so the back office's list of an order's e-mails stays as it was.
-  await enqueueMail(db, { kind, dedupeKey: `${kind}:${orderId}`, recipient: kind.split("-")[1] ?? kind, locale, payload: { orderId } });
+  // The order is named in the payload, not linked as its e-mails are, so the back office's list of
+  // an order's e-mails stays as it was.
+  await enqueueMail(db, { kind, dedupeKey: `${kind}:${orderId}`, recipient: platformOf[kind], locale, payload: { orderId } });
 }
 
 /**
@@ -54,7 +61,7 @@ export async function queueRefundConversion(db: Database, orderId: string, setti
   const [purchase] = await db
     .select({ id: outbox.id, locale: outbox.locale })
     .from(outbox)
-    .where(and(eq(outbox.dedupeKey, `${conversionKinds.ga4Purchase}:${orderId}`)));
+    .where(eq(outbox.dedupeKey, `${conversionKinds.ga4Purchase}:${orderId}`));
   if (purchase) await enqueueConversion(db, conversionKinds.ga4Refund, orderId, purchase.locale);
 }
 
