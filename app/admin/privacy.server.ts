@@ -4,7 +4,8 @@ import { feedback, orderEvents, orderLines, orders, payments, refundRequests, re
 import { outbox } from "../mail/schema";
 import { reviews } from "../reviews/schema";
 import { recordAudit, type Operator } from "../operators/audit.server";
-import { forgetOrderConversions } from "../conversions/record.server";
+import { forgetOrderConversions, keptForOrders } from "../conversions/record.server";
+import type { OrderConversion } from "../conversions/schema";
 
 /**
  * A customer's rights over the data the store keeps about an e-mail address (GDPR Art. 15 and 17,
@@ -23,7 +24,7 @@ export const erasedEmail = "erased@invalid";
 export const erasedName = { givenName: "—", familyName: "Erased" } as const;
 
 const explanations = {
-  orders: "Orders placed with this address: the contact and delivery details given at checkout, the amounts, and for each order its lines, payments (no payment credentials: those stay with the payment provider), refunds, the reviews written for it and the log of what happened to it.",
+  orders: "Orders placed with this address: the contact and delivery details given at checkout, the amounts, and for each order its lines, payments (no payment credentials: those stay with the payment provider), refunds, the reviews written for it and the log of what happened to it; with the buyer's consent to marketing, what was kept to report the purchase to the ad platforms (Meta, Google): the ad's click id, the analytics client id, and the client's address and user agent until the report was sent.",
   withdrawals: "Declarations of withdrawal from a contract sent with this address through the withdrawal function.",
   refundRequests: "Refund requests sent with this address through the refund form.",
   feedback: "Feedback sent with this address through the feedback form.",
@@ -57,6 +58,8 @@ export interface ExportedOrder {
   refunds: { amountMinor: number; reason: string; status: string; createdAt: string }[];
   reviews: { productId: string; rating: number; text: string; displayName: string; language: string; status: string; createdAt: string }[];
   events: { type: string; fromStatus: string | null; toStatus: string | null; detail: Record<string, string | number | boolean | null>; createdAt: string }[];
+  /** What was kept to report the purchase to the ad platforms, with the buyer's consent; null without it. */
+  adPlatforms: { clickId: string | null; analyticsClientId: string; page: string; clientAddress: string | null; userAgent: string | null; clearedAt: string | null; recordedAt: string } | null;
 }
 
 interface Found {
@@ -106,6 +109,19 @@ async function findByAddress(db: Queryable, email: string, lock: boolean): Promi
 const nothingFound = (found: Found) =>
   found.orderRows.length + found.withdrawalRows.length + found.refundRequestRows.length + found.feedbackRows.length + found.mailRows.length === 0;
 
+function adPlatformsOf(kept: OrderConversion | undefined): ExportedOrder["adPlatforms"] {
+  if (!kept) return null;
+  return {
+    clickId: kept.fbc,
+    analyticsClientId: kept.gaClientId,
+    page: kept.eventSourceUrl,
+    clientAddress: kept.clientAddress,
+    userAgent: kept.clientUserAgent,
+    clearedAt: iso(kept.deviceDataClearedAt),
+    recordedAt: kept.createdAt.toISOString(),
+  };
+}
+
 /** Everything stored about an address (GDPR Art. 15), or null when nothing is. */
 export async function exportCustomerData(db: Database, email: string): Promise<CustomerDataExport | null> {
   const address = normalized(email);
@@ -113,6 +129,7 @@ export async function exportCustomerData(db: Database, email: string): Promise<C
   const found = await findByAddress(db, address, false);
   if (nothingFound(found)) return null;
   const { orderIds } = found;
+  const conversionRows = await keptForOrders(db, orderIds);
   const [lineRows, paymentRows, refundRows, eventRows, reviewRows] =
     orderIds.length === 0
       ? [[], [], [], [], []]
@@ -193,6 +210,7 @@ export async function exportCustomerData(db: Database, email: string): Promise<C
       events: eventRows
         .filter((event) => event.orderId === order.id)
         .map((event) => ({ type: event.type, fromStatus: event.fromStatus, toStatus: event.toStatus, detail: event.detail, createdAt: event.createdAt.toISOString() })),
+      adPlatforms: adPlatformsOf(conversionRows.find((row) => row.orderId === order.id)),
     })),
     withdrawals: found.withdrawalRows.map((row) => ({
       reference: row.reference,

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { clientAddressHeader } from "../../server/client-address";
 import { fbcOf, gaClientIdOf, newGaClientId } from "./payloads";
-import { orderConversions } from "./schema";
+import { orderConversions, type OrderConversion } from "./schema";
 
 /** What the checkout's request tells of the buyer's click and device, read only with their consent. */
 export interface ConversionRequest {
@@ -88,4 +88,9 @@ export async function clearStaleDeviceData(db: Queryable, now = new Date()): Pro
  */
 export async function forgetOrderConversions(db: Queryable, orderIds: readonly string[]): Promise<void> {
   if (orderIds.length > 0) await db.delete(orderConversions).where(inArray(orderConversions.orderId, [...orderIds]));
+}
+
+/** What is kept for these orders, for the export of a buyer's data. */
+export async function keptForOrders(db: Queryable, orderIds: readonly string[]): Promise<OrderConversion[]> {
+  return orderIds.length > 0 ? db.select().from(orderConversions).where(inArray(orderConversions.orderId, [...orderIds])) : [];
 }
