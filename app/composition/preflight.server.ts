@@ -33,7 +33,7 @@ function testProviderUrlsCheck(): PreflightCheck {
   return failed(
     "Provider addresses",
     "STORE_TEST_PROVIDER_URLS is set: Stripe and PayPal may be reached on this machine, where only the tests' fakes answer",
-    "Unset STORE_TEST_PROVIDER_URLS, STRIPE_API_URL, STRIPE_JS_URL and PAYPAL_API_URL.",
+    "Unset STORE_TEST_PROVIDER_URLS, STRIPE_API_URL, STRIPE_JS_URL, PAYPAL_API_URL, META_API_URL and GA4_API_URL.",
   );
 }
 
