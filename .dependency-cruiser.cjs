@@ -25,6 +25,8 @@ const layers = [
   ["parcels"],
   ["downloads"],
   ["emails"],
+  // Purchases reported to the ad platforms from the server, with the buyer's consent.
+  ["conversions"],
   // The running store as pages read it.
   ["store"],
   // Split tests: which arm a request is in, and the report per arm.

@@ -20,6 +20,7 @@ export default defineConfig({
     "./app/parcels/schema.ts",
     "./app/downloads/schema.ts",
     "./app/experiments/schema.ts",
+    "./app/conversions/schema.ts",
   ],
   out: "./drizzle",
 });

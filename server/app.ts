@@ -7,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import { contentSecurityPolicy, noThirdPartyOrigins, type ThirdPartyOrigins } from "./csp.js";
 import { installFrontDoor, type FrontDoorHooks, type ServerRuntime } from "./front-door.js";
 import { serveCachedPages, stripInternalHeaders, type GeoPageOf } from "./cached-pages.js";
+import { passClientAddress } from "./client-address.js";
 import { onTheFlyCompression } from "./encoding.js";
 import { PageCache } from "./page-cache.js";
 import { indexClientFiles } from "./prerendered.js";
@@ -95,6 +96,8 @@ export async function createApp(buildDir: string, runtime: ServerRuntime): Promi
   });
   // Only the server sets the headers that render a page without a nonce.
   app.use(stripInternalHeaders);
+  // The checkout keeps the buyer's address for the ad platforms only with their consent.
+  app.use(passClientAddress);
   app.use(serveFiles(clientFiles.files));
   // A missing hashed asset (an old build's, usually) is a quiet 404, never an HTML page in its place.
   app.use("/assets", (_req, res) => {

@@ -20,6 +20,8 @@ import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { downloadDigitalItems } from "../test-support/digital-files";
 import type { Operator } from "../operators/audit.server";
 import { erasedMailError, erasedOrderEmail, eraseCustomerData, exportCustomerData } from "./privacy.server";
+import { recordConversionConsent } from "../conversions/record.server";
+import { orderConversions } from "../conversions/schema";
 
 const origin = { locale: "de_DE", market: "DE" };
 
@@ -57,6 +59,8 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     await receiveWithdrawal(db, { name: `Jürgen Schäfer-${tag}`, orderNumber: second.order.number, email: email.toLowerCase(), locale: "de_DE", market: "DE" });
     await storeRefundRequest(db, { orderNumber: first.order.number, email: email.toUpperCase(), reason: "damaged", message: `Die Dose war offen, bitte melden Sie sich unter 0171 ${tag}.` }, origin);
     await storeFeedback(db, { rating: "4", comment: `Schnelle Lieferung, Jürgen ${tag}`, email }, origin);
+    // The first order's buyer consented to marketing: what the ad platforms are told of is kept.
+    await recordConversionConsent(db, first.order.id, { fbclid: "IwAR-privacy", fbcCookie: null, gaCookie: null, clientAddress: "203.0.113.9", userAgent: "Mozilla/5.0", pageUrl: "https://shop.example.test/checkout/de" });
     return { first, second };
   }
 
@@ -70,6 +74,8 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     expect(Object.keys(exported.explanation).sort()).toEqual(["emails", "feedback", "orders", "refundRequests", "withdrawals"]);
     expect(exported.orders[0]?.reviews).toEqual([expect.objectContaining({ productId: "ebook", rating: 5, text: "Tolle Rezepte, Jürgen 4711", displayName: "Jürgen S.", language: "de", status: "pending" })]);
     expect(exported.orders[1]?.reviews).toEqual([]);
+    expect(exported.orders[0]?.adPlatforms).toMatchObject({ clickId: expect.stringMatching(/\.IwAR-privacy$/), clientAddress: "203.0.113.9", userAgent: "Mozilla/5.0", clearedAt: null });
+    expect(exported.orders[1]?.adPlatforms).toBeNull();
 
     expect(exported.orders.map((order) => [order.number, order.status])).toEqual([
       [first.order.number, "partially_refunded"],
@@ -174,6 +180,7 @@ describe.each(databaseKinds)("a customer's data on %s", (kind) => {
     const [request] = await db.select().from(refundRequests).where(eq(refundRequests.orderId, first.order.id));
     expect(request).toMatchObject({ email: "erased@invalid", message: "", reason: "damaged", orderNumber: first.order.number });
     expect(await db.select().from(feedback).where(sql`lower(${feedback.email}) = ${email.toLowerCase()}`)).toEqual([]);
+    expect(await db.select().from(orderConversions).where(inArray(orderConversions.orderId, orderIds))).toEqual([]);
 
     const mails = await db.select().from(outbox).where(inArray(outbox.orderId, orderIds));
     expect(mails.length).toBeGreaterThan(0);

@@ -6,6 +6,8 @@ import { feedback, orderEvents, orderLines, orders, payments, refundRequests, re
 import { outbox } from "../mail/schema";
 import { reviews } from "../reviews/schema";
 import { recordAudit, type Operator } from "../operators/audit.server";
+import { forgetOrderConversions, keptForOrders } from "../conversions/record.server";
+import type { OrderConversion } from "../conversions/schema";
 
 /**
  * A customer's rights over the data the store keeps about an e-mail address (GDPR Art. 15 and 17,
@@ -24,7 +26,7 @@ export const erasedEmail = "erased@invalid";
 export const erasedName = { givenName: "—", familyName: "Erased" } as const;
 
 const explanations = {
-  orders: "Orders placed with this address: the contact and delivery details given at checkout, the amounts, and for each order where the visit came from (the ad, campaign or site), its lines, payments (no payment credentials: those stay with the payment provider), refunds, the reviews written for it and the log of what happened to it.",
+  orders: "Orders placed with this address: the contact and delivery details given at checkout, the amounts, and for each order where the visit came from (the ad, campaign or site), its lines, payments (no payment credentials: those stay with the payment provider), refunds, the reviews written for it and the log of what happened to it; with the buyer's consent to marketing, what was kept to report the purchase to the ad platforms (Meta, Google): the ad's click id, the analytics client id, and the client's address and user agent until the report was sent.",
   withdrawals: "Declarations of withdrawal from a contract sent with this address through the withdrawal function.",
   refundRequests: "Refund requests sent with this address through the refund form.",
   feedback: "Feedback sent with this address through the feedback form.",
@@ -60,6 +62,8 @@ export interface ExportedOrder {
   refunds: { amountMinor: number; reason: string; status: string; createdAt: string }[];
   reviews: { productId: string; rating: number; text: string; displayName: string; language: string; status: string; createdAt: string }[];
   events: { type: string; fromStatus: string | null; toStatus: string | null; detail: Record<string, string | number | boolean | null>; createdAt: string }[];
+  /** What was kept to report the purchase to the ad platforms, with the buyer's consent; null without it. */
+  adPlatforms: { clickId: string | null; analyticsClientId: string; page: string; clientAddress: string | null; userAgent: string | null; clearedAt: string | null; recordedAt: string } | null;
 }
 
 interface Found {
@@ -109,6 +113,19 @@ async function findByAddress(db: Queryable, email: string, lock: boolean): Promi
 const nothingFound = (found: Found) =>
   found.orderRows.length + found.withdrawalRows.length + found.refundRequestRows.length + found.feedbackRows.length + found.mailRows.length === 0;
 
+function adPlatformsOf(kept: OrderConversion | undefined): ExportedOrder["adPlatforms"] {
+  if (!kept) return null;
+  return {
+    clickId: kept.fbc,
+    analyticsClientId: kept.gaClientId,
+    page: kept.eventSourceUrl,
+    clientAddress: kept.clientAddress,
+    userAgent: kept.clientUserAgent,
+    clearedAt: iso(kept.deviceDataClearedAt),
+    recordedAt: kept.createdAt.toISOString(),
+  };
+}
+
 /** Everything stored about an address (GDPR Art. 15), or null when nothing is. */
 export async function exportCustomerData(db: Database, email: string): Promise<CustomerDataExport | null> {
   const address = normalized(email);
@@ -116,6 +133,7 @@ export async function exportCustomerData(db: Database, email: string): Promise<C
   const found = await findByAddress(db, address, false);
   if (nothingFound(found)) return null;
   const { orderIds } = found;
+  const conversionRows = await keptForOrders(db, orderIds);
   const [lineRows, paymentRows, refundRows, eventRows, reviewRows] =
     orderIds.length === 0
       ? [[], [], [], [], []]
@@ -198,6 +216,7 @@ export async function exportCustomerData(db: Database, email: string): Promise<C
       events: eventRows
         .filter((event) => event.orderId === order.id)
         .map((event) => ({ type: event.type, fromStatus: event.fromStatus, toStatus: event.toStatus, detail: event.detail, createdAt: event.createdAt.toISOString() })),
+      adPlatforms: adPlatformsOf(conversionRows.find((row) => row.orderId === order.id)),
     })),
     withdrawals: found.withdrawalRows.map((row) => ({
       reference: row.reference,
@@ -250,7 +269,8 @@ export const erasedMailError = "Cancelled: the recipient's data was erased";
  * Anonymises everything stored about an address (GDPR Art. 17) in one transaction: the orders'
  * personal fields (amounts, VAT, lines, numbers, statuses and the delivery country stay for the
  * accounts), what their payment attempts kept to replay a call, withdrawals, refund requests,
- * feedback and e-mails; e-mails not yet sent are cancelled and the orders' reviews deleted.
+ * feedback and e-mails; e-mails not yet sent are cancelled, the orders' reviews deleted, and so is
+ * what was kept to report them to the ad platforms (a report not yet sent is then dropped).
  * The audit log records each erased order and a summary, never the address.
  */
 export async function eraseCustomerData(db: Database, operator: Operator, email: string): Promise<ErasureResult> {
@@ -310,6 +330,7 @@ export async function eraseCustomerData(db: Database, operator: Operator, email:
         .where(and(inArray(outbox.id, pendingMail), eq(outbox.status, "pending")));
     }
 
+    await forgetOrderConversions(tx, found.orderIds);
     const removedReviews = found.orderIds.length > 0 ? await tx.delete(reviews).where(inArray(reviews.orderId, found.orderIds)).returning({ id: reviews.id }) : [];
 
     const counts: ErasureCounts = {

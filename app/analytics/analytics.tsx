@@ -3,7 +3,7 @@ import { useLocation } from "react-router";
 import { useRouteName } from "../funnel/route-name";
 import { afterPageLoad } from "../platform/idle";
 import { fetchRuntimeSettings } from "../platform/runtime-settings";
-import type { ConsentChoice } from "./data-layer";
+import type { ConsentChoice, PurchaseReport } from "./data-layer";
 import type * as TagManagerModule from "./tag-manager";
 
 type TagManager = typeof TagManagerModule;
@@ -12,12 +12,14 @@ interface AnalyticsControls {
   /** Whether a tag manager is configured, so there is something to consent to. */
   enabled: boolean;
   openConsentSettings: () => void;
+  /** Puts the page's purchase in the data layer once the tag manager's code is there. */
+  reportPurchase: (purchase: PurchaseReport) => void;
 }
 
 // Only visitors who have not chosen yet (or open the settings) need the banner's code.
 const ConsentBanner = lazy(() => import("./consent-banner").then((module) => ({ default: module.ConsentBanner })));
 
-const AnalyticsContext = createContext<AnalyticsControls>({ enabled: false, openConsentSettings: () => undefined });
+const AnalyticsContext = createContext<AnalyticsControls>({ enabled: false, openConsentSettings: () => undefined, reportPurchase: () => undefined });
 
 export function useAnalytics(): AnalyticsControls {
   return useContext(AnalyticsContext);
@@ -33,6 +35,7 @@ export function AnalyticsProvider({ children }: { children: ReactNode }) {
   const gtmId = tagManager?.id ?? null;
   const [choice, setChoice] = useState<ConsentChoice | null>(null);
   const [bannerOpen, setBannerOpen] = useState(false);
+  const [purchase, setPurchase] = useState<PurchaseReport | null>(null);
   const { pathname, search } = useLocation();
   const routeName = useRouteName();
 
@@ -65,6 +68,13 @@ export function AnalyticsProvider({ children }: { children: ReactNode }) {
     tagManager?.tags.pushContentView(pathname, search, routeName);
   }, [tagManager, pathname, search, routeName]);
 
+  // After the page view it belongs to; waits in the data layer for consent like the page views.
+  useEffect(() => {
+    if (purchase) tagManager?.tags.pushPurchase(purchase);
+  }, [tagManager, purchase]);
+
+  const reportPurchase = useCallback((next: PurchaseReport) => setPurchase((current) => (current?.orderNumber === next.orderNumber ? current : next)), []);
+
   const decide = useCallback(
     (next: ConsentChoice) => {
       if (!tagManager) return;
@@ -78,7 +88,7 @@ export function AnalyticsProvider({ children }: { children: ReactNode }) {
     [tagManager],
   );
 
-  const controls = useMemo(() => ({ enabled: gtmId !== null, openConsentSettings: () => setBannerOpen(true) }), [gtmId]);
+  const controls = useMemo(() => ({ enabled: gtmId !== null, openConsentSettings: () => setBannerOpen(true), reportPurchase }), [gtmId, reportPurchase]);
   return (
     <AnalyticsContext.Provider value={controls}>
       {children}

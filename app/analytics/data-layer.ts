@@ -82,3 +82,22 @@ export function pushContentView(pathname: string, search: string, routeName: str
     "touch-campaign": touch.campaign,
   });
 }
+
+/** A paid order as the thank-you page reports it to the tag manager. */
+export interface PurchaseReport {
+  orderNumber: string;
+  /** The whole order, upsells and add-on included, in minor units. */
+  totalMinor: number;
+  currency: string;
+}
+
+/**
+ * The purchase, once per thank-you page: the order number is GA4's `transaction_id` and Meta's
+ * `event_id`, the ids the server reports the same purchase by, so that each platform counts it once
+ * (docs/decisions/0046-server-side-conversions.md). Every market's currency has hundredths.
+ */
+export function pushPurchase({ orderNumber, totalMinor, currency }: PurchaseReport): void {
+  // Google's advice: clear the previous e-commerce object before pushing a new one.
+  dataLayer().push({ ecommerce: null });
+  dataLayer().push({ event: "purchase", event_id: orderNumber, ecommerce: { transaction_id: orderNumber, value: totalMinor / 100, currency } });
+}

@@ -4,4 +4,4 @@
  * stores without a tag manager, and every page's first load, go without this code.
  */
 export { readConsent, storeConsent } from "./consent-store";
-export { loadTagManager, pushConsentDefaults, pushConsentUpdate, pushContentView } from "./data-layer";
+export { loadTagManager, pushConsentDefaults, pushConsentUpdate, pushContentView, pushPurchase } from "./data-layer";

@@ -27,6 +27,8 @@ import { normalizePostalCode } from "./postal-codes";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
 import { armOfQuery } from "../experiments/exposure-token.server";
 import { touchOfCheckout } from "../attribution/touches.server";
+import { consentCookieName } from "../experiments/assignment.server";
+import { conversionRequestOf, recordConversionConsent } from "../conversions/record.server";
 
 interface RouteArgs {
   request: Request;
@@ -250,6 +252,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   const method = values.method as CheckoutMethodId;
   const payments = providers.get(providerOfMethod(method));
   if (!payments) return reply(400, texts.errorSummary, { method: true });
+  const touch = touchOfCheckout(request);
   const placing = placeOrder(
     db,
     {
@@ -262,7 +265,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
       totals: quote.totals,
       funnelSrc: url.searchParams.get("src")?.slice(0, 40) ?? null,
       experiment: armOfQuery(signingKey, url.searchParams.get("xp")),
-      touch: touchOfCheckout(request),
+      touch,
       test: settings.storeMode === "test",
       digitalConsent: digital && values.digitalConsent === "yes",
       code: quote.discount ?? null,
@@ -275,6 +278,10 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     const again = await quoteWithCode(db, market, undiscounted, values.appliedCode ?? "", values.email ?? "", texts.code, new Date());
     return codeChanged(again.refusal ?? texts.code.refusals[placed.refusal]);
   }
+  // With the buyer's marketing consent, the order may be reported to the ad platforms once its funnel ends.
+  // Meta's click id is the touch's, which a consenting buyer's cookie keeps across visits.
+  const conversionRequest = conversionRequestOf(request, consentCookieName, touch.clickIdKind === "fbclid" ? touch.clickId : null);
+  if (conversionRequest) await recordConversionConsent(db, placed.order.id, conversionRequest);
   const cookieHeader = { "Set-Cookie": await orderCookieHeader(orderCookie, placed.order.id, request, settings.publicUrl) };
   const next = nextStepPath(url, params.locale);
 

@@ -10,6 +10,8 @@ import { paymentSetupOf } from "../payments/payment-setup";
 import { failed, passed, warned, type PreflightCheck } from "../payments/preflight-check";
 import { methodsByMarketOf, type ProviderDescription } from "../payments/provider-description";
 import type { CommerceSettings } from "../store/commerce-settings";
+import type { ConversionSettings } from "../conversions/conversion-settings";
+import { conversionChecks } from "../conversions/conversions-preflight.server";
 import { paymentProviders } from "./payment-providers.server";
 
 /**
@@ -31,7 +33,7 @@ function testProviderUrlsCheck(): PreflightCheck {
   return failed(
     "Provider addresses",
     "STORE_TEST_PROVIDER_URLS is set: Stripe and PayPal may be reached on this machine, where only the tests' fakes answer",
-    "Unset STORE_TEST_PROVIDER_URLS, STRIPE_API_URL, STRIPE_JS_URL and PAYPAL_API_URL.",
+    "Unset STORE_TEST_PROVIDER_URLS, STRIPE_API_URL, STRIPE_JS_URL, PAYPAL_API_URL, META_API_URL and GA4_API_URL.",
   );
 }
 
@@ -151,7 +153,7 @@ function storageCheck(settings: CommerceSettings): PreflightCheck[] {
   ];
 }
 
-export async function runPreflight(settings: CommerceSettings, running: PreflightDatabase = null): Promise<PreflightCheck[]> {
+export async function runPreflight(settings: CommerceSettings & { conversions?: ConversionSettings }, running: PreflightDatabase = null): Promise<PreflightCheck[]> {
   const checks: PreflightCheck[] = [modeCheck(settings), publicUrlCheck(settings), ...(settings.testProviderUrls ? [testProviderUrlsCheck()] : [])];
   const configured = paymentProviders.filter((provider) => settings.providers[provider.id] !== undefined);
   if (configured.length === 0) {
@@ -162,6 +164,7 @@ export async function runPreflight(settings: CommerceSettings, running: Prefligh
     checks.push(...(await provider.preflight(settings.providers[provider.id], context)));
   }
   checks.push(marketsCheck(settings, checks), await mailCheck(settings), ...(await databaseChecks(settings, running)));
+  if (settings.conversions) checks.push(...(await conversionChecks(settings.conversions, settings.publicUrl)));
   return checks;
 }
 

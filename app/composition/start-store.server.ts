@@ -3,6 +3,7 @@ import { openDatabase } from "../db/database.server";
 import { flushExposures } from "../experiments/experiments.server";
 import { operatorCount } from "../admin/operators.server";
 import { composeMail } from "../emails/compose.server";
+import { conversionsAtOutbox } from "../conversions/conversions.server";
 import { startOutboxWorker } from "../mail/outbox.server";
 import { createMailTransport } from "../mail/transport.server";
 import { createOrderCookie } from "../orders/order-access.server";
@@ -39,6 +40,9 @@ export async function startStore(): Promise<Store> {
   const files = await openFileStorage({ s3: settings.downloads.s3, dataDir: settings.dataDir });
   const mail = createMailTransport(settings.smtpUrl, join(settings.dataDir, "mail"));
   const outbox = startOutboxWorker(database.db, async (row) => {
+    // Purchases reported to the ad platforms share the outbox with the e-mails that mark their moment.
+    const conversion = await conversionsAtOutbox(row, { db: database.db, settings: settings.conversions });
+    if (conversion) return conversion;
     const message = await composeMail(row, { db: database.db, from: settings.mailFrom, publicUrl: settings.publicUrl, signingKey, downloads: settings.downloads });
     if (!message) return { dropped: "Not sent: nothing left to send by the time it was due" };
     await mail.send(message);

@@ -1,4 +1,6 @@
+import { useEffect } from "react";
 import { data, useLoaderData } from "react-router";
+import { useAnalytics } from "../analytics/analytics";
 import type { Route } from "./+types/thank-you";
 import { GuaranteeNote } from "../offer/guarantee-note";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
@@ -53,6 +55,11 @@ function nextSteps(order: Pick<OrderView, "paid" | "lines">, texts: Pick<Commerc
 export default function ThankYouPage() {
   const { texts, order, downloads, orderTexts } = useLoaderData<typeof loader>();
   const { market } = useStorefront();
+  const { reportPurchase } = useAnalytics();
+  const paid = order?.paid ? order : null;
+  useEffect(() => {
+    if (paid) reportPurchase({ orderNumber: paid.number, totalMinor: paid.totalMinor, currency: paid.currency });
+  }, [paid, reportPurchase]);
   return (
     <PageIntro messagePrefix="pages.thankYou">
       {order && orderTexts ? (

@@ -7,6 +7,7 @@ import { defaultGeoHeaders } from "../market/country-resolution";
 import { settingsProblems, variable } from "../platform/settings-variable";
 import { defaultBuildCheckIntervalMs, type RuntimeSettings } from "../platform/runtime-settings";
 import type { ProviderSettingsFragment } from "../payments/provider-settings";
+import { conversionSettingsOf, conversionVariables, type ConversionSettings } from "../conversions/conversion-settings";
 
 /**
  * The store's one settings schema: every environment variable the store reads, each with its
@@ -25,7 +26,10 @@ export interface PageSettings {
   geoHeaders: readonly string[];
 }
 
-export type Settings = PageSettings & CommerceSettings;
+export type Settings = PageSettings & CommerceSettings & {
+  /** The ad platforms that receive purchases from the server, with the buyer's consent. */
+  conversions: ConversionSettings;
+};
 
 function readBuildCheckInterval(value: string | undefined): number {
   if (value === undefined || value === "") return defaultBuildCheckIntervalMs;
@@ -78,7 +82,7 @@ export interface SettingsOptions {
 export function settingsSchema({ providers = {}, cwd = process.cwd(), problems }: SettingsOptions = {}) {
   const providerVariables = Object.values(providers).reduce<z.ZodRawShape>((shape, fragment) => ({ ...shape, ...fragment.variables }), {});
   return z
-    .looseObject({ ...serverVariables, ...pageVariables, ...commerceVariables, ...providerVariables })
+    .looseObject({ ...serverVariables, ...pageVariables, ...commerceVariables, ...conversionVariables, ...providerVariables })
     .transform((values, context): Settings => {
       const env = values as unknown as Env;
       let images: ImageSettings = { provider: "local" };
@@ -88,6 +92,13 @@ export function settingsSchema({ providers = {}, cwd = process.cwd(), problems }
         issue(context, error);
       }
       const commerce = commerceSettingsOf(values, values.PORT, cwd);
+      const conversionProblems: string[] = [];
+      const conversions = conversionSettingsOf(values, { storeMode: commerce.storeMode, testProviderUrls: commerce.testProviderUrls }, conversionProblems);
+      // Like a half-configured provider, the go-live check lists them as lines of its own.
+      for (const problem of conversionProblems) {
+        if (problems) problems.push(problem);
+        else issue(context, problem);
+      }
       const configured: Record<string, unknown> = {};
       for (const [id, fragment] of Object.entries(providers)) {
         const half = halfSetProblem(fragment.credentials, env);
@@ -120,6 +131,7 @@ export function settingsSchema({ providers = {}, cwd = process.cwd(), problems }
         buildCheckIntervalMs: values.BUILD_CHECK_INTERVAL_MS,
         geoHeaders: values.GEO_COUNTRY_HEADERS,
         ...commerce,
+        conversions,
         providers: configured,
       };
     });

@@ -1,0 +1,96 @@
+import { and, eq, inArray, isNull, lt } from "drizzle-orm";
+import type { Queryable } from "../db/database.server";
+import { clientAddressHeader } from "../../server/client-address";
+import { fbcOf, gaClientIdOf, newGaClientId } from "./payloads";
+import { orderConversions, type OrderConversion } from "./schema";
+
+/** What the checkout's request tells of the buyer's click and device, read only with their consent. */
+export interface ConversionRequest {
+  /** Meta's click id, from the visit's touch (the query the funnel carries, or the kept touch). */
+  fbclid: string | null;
+  /** Meta's `_fbc` cookie, when Meta's pixel wrote one. */
+  fbcCookie: string | null;
+  /** Google Analytics' `_ga` cookie. */
+  gaCookie: string | null;
+  clientAddress: string | null;
+  userAgent: string | null;
+  /** The checkout page, origin and path only. */
+  pageUrl: string;
+}
+
+function cookieOf(header: string | null, name: string): string | null {
+  for (const part of (header ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=") || null;
+  }
+  return null;
+}
+
+/**
+ * The checkout's request as the conversions need it, or null when the buyer has not given
+ * marketing consent (the storefront's consent cookie, `consentCookieName`, holds `granted`).
+ */
+export function conversionRequestOf(request: Request, consentCookieName: string, fbclid: string | null): ConversionRequest | null {
+  const cookies = request.headers.get("Cookie");
+  if (cookieOf(cookies, consentCookieName) !== "granted") return null;
+  const url = new URL(request.url);
+  return {
+    fbclid,
+    fbcCookie: cookieOf(cookies, "_fbc"),
+    gaCookie: cookieOf(cookies, "_ga"),
+    clientAddress: request.headers.get(clientAddressHeader)?.slice(0, 64) || null,
+    userAgent: request.headers.get("User-Agent")?.slice(0, 512) || null,
+    pageUrl: `${url.origin}${url.pathname}`,
+  };
+}
+
+/**
+ * Keeps an order's consent to be reported to the ad platforms, with what they match it by. Once per
+ * order: the same form sent again keeps the first record.
+ */
+export async function recordConversionConsent(db: Queryable, orderId: string, request: ConversionRequest, now = new Date()): Promise<void> {
+  await db
+    .insert(orderConversions)
+    .values({
+      orderId,
+      fbc: fbcOf(request.fbclid, request.fbcCookie, now),
+      gaClientId: gaClientIdOf(request.gaCookie) ?? newGaClientId(now),
+      eventSourceUrl: request.pageUrl,
+      clientAddress: request.clientAddress,
+      clientUserAgent: request.userAgent,
+    })
+    .onConflictDoNothing({ target: orderConversions.orderId });
+}
+
+/** Meta takes no purchase older than seven days: past that, nothing kept for it has a use. */
+export const deviceDataDays = 7;
+
+/** Clears an order's client address and user agent, once they were sent or are never to be. */
+export async function clearDeviceData(db: Queryable, orderId: string, now = new Date()): Promise<void> {
+  await db
+    .update(orderConversions)
+    .set({ clientAddress: null, clientUserAgent: null, deviceDataClearedAt: now })
+    .where(and(eq(orderConversions.orderId, orderId), isNull(orderConversions.deviceDataClearedAt)));
+}
+
+/** Clears what was kept for orders never paid, or whose purchase could not be sent within the days Meta takes it. */
+export async function clearStaleDeviceData(db: Queryable, now = new Date()): Promise<void> {
+  const before = new Date(now.getTime() - deviceDataDays * 24 * 60 * 60 * 1000);
+  await db
+    .update(orderConversions)
+    .set({ clientAddress: null, clientUserAgent: null, deviceDataClearedAt: now })
+    .where(and(isNull(orderConversions.deviceDataClearedAt), lt(orderConversions.createdAt, before)));
+}
+
+/**
+ * Forgets what was kept for the ad platforms about these orders, when their buyer's data is erased:
+ * a conversion not yet sent is then dropped, never sent with an erased address.
+ */
+export async function forgetOrderConversions(db: Queryable, orderIds: readonly string[]): Promise<void> {
+  if (orderIds.length > 0) await db.delete(orderConversions).where(inArray(orderConversions.orderId, [...orderIds]));
+}
+
+/** What is kept for these orders, for the export of a buyer's data. */
+export async function keptForOrders(db: Queryable, orderIds: readonly string[]): Promise<OrderConversion[]> {
+  return orderIds.length > 0 ? db.select().from(orderConversions).where(inArray(orderConversions.orderId, [...orderIds])) : [];
+}
