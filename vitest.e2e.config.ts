@@ -7,7 +7,9 @@ export default defineConfig({
     globalSetup: ["tests/e2e/support/global-setup.ts"],
     environment: "node",
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A hook starts a server (and often a provider's fake): about 10 s on a quiet machine, and
+    // more than a minute on one under a load of 20, where a CI run beside other work once timed out.
+    hookTimeout: 180_000,
     // One Chromium at a time: the machines that run this have two cores.
     fileParallelism: false,
   },

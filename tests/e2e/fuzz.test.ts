@@ -500,7 +500,7 @@ describe.each(databaseKinds)("fuzzing the production server on %s", (kind) => {
     dataDir = await mkdtemp(join(tmpdir(), "storefront-fuzz-"));
     postgres = kind === "postgres" ? await createPostgresDatabase("fuzz") : undefined;
     env = { DATA_DIR: dataDir, TRUST_PROXY: "loopback", LOG_LEVEL: "warn", ...(postgres ? { DATABASE_URL: postgres.url } : {}) };
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await postgres?.drop();

@@ -16,7 +16,7 @@ describe("paying with PayPal", () => {
     paypal = await startFakePayPal({ clientId: "client", clientSecret: "secret", webhookId: "WH-STORE" });
     const port = await freePort();
     server = await startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_WEBHOOK_ID: "WH-STORE", PAYPAL_API_URL: paypal.url });
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await paypal?.close();

@@ -34,7 +34,7 @@ describe("the ways into the checkout with Stripe configured", () => {
     stripe = await startFakeStripe({ secretKey: "sk_test_store", webhookSecret: "whsec_store" });
     const port = await freePort();
     server = await startServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...stripeSettings(stripe, "test") });
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await stripe?.close();

@@ -37,7 +37,7 @@ describe("paying with Stripe's Payment Element", () => {
   beforeAll(async () => {
     stripe = await startFakeStripe({ secretKey: "sk_test_store", webhookSecret: "whsec_store" });
     server = await startStoreWithStripe(stripe);
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await stripe?.close();
@@ -165,7 +165,7 @@ describe("3-D Secure when Stripe keeps its Stripe.js flow", () => {
   beforeAll(async () => {
     stripe = await startFakeStripe({ secretKey: "sk_test_store", webhookSecret: "whsec_store", stripeSdkWins: true });
     server = await startStoreWithStripe(stripe);
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await stripe?.close();

@@ -35,7 +35,7 @@ describe("provider webhooks", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_store",
       STRIPE_API_URL: stripe.url,
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await paypal?.close();
