@@ -1,6 +1,7 @@
 import { z } from "zod";
 import deliveryFile from "../../content/commerce/delivery.json";
 import methodsFile from "../../content/commerce/payment-methods.json";
+import methodReasonsFile from "../../content/commerce/payment-method-reasons.json";
 import vatFile from "../../content/commerce/vat.json";
 import { vatClasses, type VatClass } from "../catalog/schema";
 import { parseContent } from "../platform/content-file";
@@ -56,12 +57,10 @@ type LiveMethodId = keyof typeof methodsFile.methods;
 
 /** A provider's id: that it names a provider the store has is checked beside the composition's list (`composition/payment-providers.server.test.ts`). */
 const providerId = z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a payment provider's id");
-const reason = z.string().min(20, "must say why the method can or cannot be charged again");
 const methodsFileSchema = z
   .object({
-    sources: z.array(z.string().url()).min(1),
-    testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean(), why: reason }).strict()]))).strict(),
-    methods: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a method's id"), z.object({ provider: providerId, reusable: z.boolean(), why: reason }).strict()),
+    testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean() }).strict()]))).strict(),
+    methods: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a method's id"), z.object({ provider: providerId, reusable: z.boolean() }).strict()),
     // A market a method's provider must not be offered in is the provider's to say (`ProviderDescription.notOfferedIn`).
     markets: z.object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.string()).min(1)]))).strict(),
   })
@@ -74,6 +73,27 @@ const methodsFileSchema = z
     }
   });
 
+/**
+ * Why each method can or cannot be charged again, and where the providers say so: kept apart from
+ * the methods, which the pages' payment marks load in the browser, so the reasons stay on the server.
+ */
+const reason = z.string().min(20, "must say why the method can or cannot be charged again");
+const methodReasonsFileSchema = z
+  .object({
+    sources: z.array(z.string().url()).min(1),
+    testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, reason]))).strict(),
+    methods: z.record(z.string(), reason),
+  })
+  .strict()
+  .superRefine(({ methods: reasons }, context) => {
+    for (const id of Object.keys(methodsFile.methods)) {
+      if (!(id in reasons)) context.addIssue({ code: "custom", path: ["methods", id], message: `"${id}" needs its reason` });
+    }
+    for (const id of Object.keys(reasons)) {
+      if (!(id in methodsFile.methods)) context.addIssue({ code: "custom", path: ["methods", id], message: `"${id}" is not a method of payment-methods.json` });
+    }
+  });
+
 type RateHistory = z.infer<typeof rateHistory>;
 const vat = parseContent("content/commerce/vat.json", vatFileSchema, vatFile) as unknown as {
   countries: Record<string, Record<VatClass, RateHistory>>;
@@ -83,9 +103,10 @@ const delivery = parseContent("content/commerce/delivery.json", deliveryFileSche
 };
 const methods = parseContent("content/commerce/payment-methods.json", methodsFileSchema, methodsFile) as unknown as {
   testGateway: Record<PaymentMethodId, { reusable: boolean }>;
-  methods: Record<LiveMethodId, { provider: string; reusable: boolean; why: string }>;
+  methods: Record<LiveMethodId, { provider: string; reusable: boolean }>;
   markets: Record<CountryCode, LiveMethodId[]>;
 };
+parseContent("content/commerce/payment-method-reasons.json", methodReasonsFileSchema, methodReasonsFile);
 
 /** The delivery country of a market, ISO 3166-1 alpha-2 (CH-FR delivers to CH). */
 export function deliveryCountry(market: Market): string {
