@@ -278,10 +278,9 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
     const again = await quoteWithCode(db, market, undiscounted, values.appliedCode ?? "", values.email ?? "", texts.code, new Date());
     return codeChanged(again.refusal ?? texts.code.refusals[placed.refusal]);
   }
-  // With the buyer's marketing consent, a live order may be reported to the ad platforms once its funnel ends.
+  // With the buyer's marketing consent, the order may be reported to the ad platforms once its funnel ends.
   // Meta's click id is the touch's, which a consenting buyer's cookie keeps across visits.
   const conversionRequest = conversionRequestOf(request, consentCookieName, {
-    test: placed.order.test,
     fbclid: touch.clickIdKind === "fbclid" ? touch.clickId : null,
     settings: settings.conversions,
   });

@@ -11,7 +11,7 @@ import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import type { Database } from "../db/database.server";
 import type { ConversionSettings } from "./conversion-settings";
 import { conversionKinds, conversionsAtOutbox } from "./conversions.server";
-import { hashedEmail } from "./payloads";
+import { hashedEmail, metaTestEventCode } from "./payloads";
 import { clearStaleDeviceData, forgetOrderConversions, recordConversionConsent, startDeviceDataSweep, type ConversionRequest } from "./record.server";
 import { orderConversions } from "./schema";
 
@@ -26,9 +26,11 @@ beforeAll(async () => {
 afterAll(() => Promise.all([meta.close(), ga4.close()]));
 beforeEach(() => {
   meta.events.length = 0;
+  meta.testEvents.length = 0;
   meta.refusals.length = 0;
   ga4.events.length = 0;
   ga4.refused.length = 0;
+  ga4.validated.length = 0;
 });
 
 const configured = (): ConversionSettings => ({ meta: { ...pixel, apiUrl: meta.url }, ga4: { ...stream, apiUrl: ga4.url } });
@@ -67,7 +69,7 @@ async function dueNow(db: Database): Promise<void> {
   await db.update(outbox).set({ sendAfter: new Date(Date.now() - 1000) }).where(eq(outbox.status, "pending"));
 }
 
-/** A paid order of a store in live mode: a test-mode order is never reported. */
+/** A paid order of a store in live mode: a test-mode order goes to the platforms' test facilities only. */
 const liveOrder = (db: Database) => paidTestOrder(db, { endFunnel: false, test: false });
 
 async function sendEverything(db: Database, settings: ConversionSettings): Promise<void> {
@@ -207,16 +209,21 @@ describe.each(databaseKinds)("server-side conversions on %s", (kind) => {
     const dropped = (await db.select().from(outbox)).filter((row) => row.payload.orderId === paid.order.id);
     expect(dropped.map((row) => row.status)).toEqual(["failed", "failed"]);
   });
-  it("never reports a test-mode order, nor its refund", async () => {
+  it("reports a test-mode order only to the platforms' test facilities, its refund too", async () => {
     const { db } = database;
     const paid = await paidTestOrder(db, { endFunnel: false, test: true });
     await recordConversionConsent(db, paid.order.id, fromAnAd);
     await sendEverything(db, configured());
     await db.insert(outbox).values(fullRefundMail(paid.order));
     await sendEverything(db, configured());
+    // Nothing reaches what the platforms count: Meta shows it under Test events, GA4 only validates it.
     expect(meta.events).toEqual([]);
     expect(ga4.events).toEqual([]);
-    expect((await db.select().from(outbox)).filter((row) => row.payload.orderId === paid.order.id)).toEqual([]);
+    expect(meta.testEvents.map(({ testEventCode, event }) => [testEventCode, event.event_name, event.event_id])).toEqual([[metaTestEventCode, "Purchase", paid.order.number]]);
+    expect(ga4.validated.map((body) => (body as { events: { name: string; params: { transaction_id: string } }[] }).events.map((event) => [event.name, event.params.transaction_id]))).toEqual([
+      [["purchase", paid.order.number]],
+      [["refund", paid.order.number]],
+    ]);
     const [kept] = await db.select().from(orderConversions).where(eq(orderConversions.orderId, paid.order.id));
     expect(kept).toMatchObject({ clientAddress: null, clientUserAgent: null });
   });

@@ -5,7 +5,7 @@ import { outbox } from "../mail/schema";
 import { linesOf, orderById, type Order } from "../orders/order-records.server";
 import type { ConversionSettings, Ga4Settings, MetaSettings } from "./conversion-settings";
 import { metaGraphApiVersion } from "./conversion-settings";
-import { ga4PurchaseBody, ga4RefundBody, metaEventsBody, metaPurchaseEvent, type PurchaseFacts } from "./payloads";
+import { ga4PurchaseBody, ga4RefundBody, metaEventsBody, metaPurchaseEvent, metaTestEventCode, type PurchaseFacts } from "./payloads";
 import { clearDeviceData, clearStaleDeviceData } from "./record.server";
 import { orderConversions } from "./schema";
 
@@ -43,9 +43,25 @@ async function enqueueConversion(db: Database, kind: ConversionKind, orderId: st
 /** An order's money undone before its funnel ended: there is no purchase left to report. */
 const undoneStatuses: ReadonlySet<string> = new Set(["refunded", "cancelled", "withdrawn"]);
 
-/** A test-mode order took no real money: the ad platforms never hear of it. */
 function reportable(order: Order | undefined): order is Order & { paidAt: Date } {
-  return Boolean(order?.paidAt) && order?.test === false;
+  return Boolean(order?.paidAt);
+}
+
+/**
+ * A test-mode order took no real money, so it goes only to each platform's test facility, where it
+ * is shown and counted nowhere: Meta's Test Events (with a test event code) and GA4's validation
+ * server. An operator sees the reports work before going live; the ad platforms learn nothing false.
+ */
+const ga4PathFor = (order: Pick<Order, "test">) => (order.test ? "/debug/mp/collect" : "/mp/collect");
+const metaTestCodeFor = (order: Pick<Order, "test">) => (order.test ? metaTestEventCode : undefined);
+
+/** GA4's validation server answers 200 with what it found wrong: for a test order, that is its failure. */
+async function ga4Failure(order: Pick<Order, "test">, response: Response): Promise<Error | null> {
+  if (!response.ok) return failure("GA4", response);
+  if (!order.test) return null;
+  const answer = (await response.json().catch(() => ({}))) as { validationMessages?: { description?: string }[] };
+  const first = answer.validationMessages?.[0];
+  return first ? new Error(`GA4's validation server refused the event: ${String(first.description ?? "no description").slice(0, 200)}`) : null;
 }
 
 /**
@@ -85,11 +101,12 @@ export async function queueRefundConversion(db: Database, orderId: string, setti
   await enqueueConversion(db, conversionKinds.ga4Refund, orderId, purchase.locale, purchase.sendAfter > now ? purchase.sendAfter : now);
 }
 
-async function purchaseFacts(db: Database, orderId: string): Promise<PurchaseFacts | null> {
+async function purchaseFacts(db: Database, orderId: string): Promise<(PurchaseFacts & { test: boolean }) | null> {
   const [order, [conversion]] = await Promise.all([orderById(db, orderId), db.select().from(orderConversions).where(eq(orderConversions.orderId, orderId))]);
   if (!reportable(order) || !conversion) return null;
   const lines = await linesOf(db, orderId);
   return {
+    test: order.test,
     orderNumber: order.number,
     email: order.email,
     currency: order.currency,
@@ -148,7 +165,7 @@ export async function deliverConversion(row: OutboxRow, { db, settings, send = f
     }
     const facts = await purchaseFacts(db, orderId);
     if (!facts) return { dropped: "Not sent: the order or its consent is gone" };
-    const response = await postToMeta(settings.meta, metaEventsBody([metaPurchaseEvent(facts)], settings.meta.accessToken), send);
+    const response = await postToMeta(settings.meta, metaEventsBody([metaPurchaseEvent(facts)], settings.meta.accessToken, metaTestCodeFor(facts)), send);
     if (!response.ok) throw await failure("Meta", response);
     await clearDeviceData(db, orderId);
     return { sent: true };
@@ -157,8 +174,9 @@ export async function deliverConversion(row: OutboxRow, { db, settings, send = f
   if (row.kind === conversionKinds.ga4Purchase) {
     const facts = await purchaseFacts(db, orderId);
     if (!facts) return { dropped: "Not sent: the order or its consent is gone" };
-    const response = await postToGa4(settings.ga4, "/mp/collect", ga4PurchaseBody(facts), send);
-    if (!response.ok) throw await failure("GA4", response);
+    const response = await postToGa4(settings.ga4, ga4PathFor(facts), ga4PurchaseBody(facts), send);
+    const refused = await ga4Failure(facts, response);
+    if (refused) throw refused;
     return { sent: true };
   }
   const [order, [conversion], [purchase]] = await Promise.all([
@@ -170,8 +188,9 @@ export async function deliverConversion(row: OutboxRow, { db, settings, send = f
   // A refund never reaches GA4 before its purchase: while the purchase is being retried, so is the refund.
   if (purchase?.status === "pending") throw new Error("GA4's refund waits for its purchase, not sent yet");
   if (purchase?.status !== "sent") return { dropped: "Not sent: GA4 was never told of its purchase" };
-  const response = await postToGa4(settings.ga4, "/mp/collect", ga4RefundBody({ orderNumber: order.number, currency: order.currency, refundedMinor: order.totalMinor, gaClientId: conversion.gaClientId }), send);
-  if (!response.ok) throw await failure("GA4", response);
+  const response = await postToGa4(settings.ga4, ga4PathFor(order), ga4RefundBody({ orderNumber: order.number, currency: order.currency, refundedMinor: order.totalMinor, gaClientId: conversion.gaClientId }), send);
+  const refused = await ga4Failure(order, response);
+  if (refused) throw refused;
   return { sent: true };
 }
 

@@ -13,10 +13,10 @@ function checkoutPost(consent: string): Request {
   });
 }
 
-const placed = (settings: ConversionSettings, test = false) => ({ test, fbclid: "IwAR-click", settings });
+const placed = (settings: ConversionSettings) => ({ fbclid: "IwAR-click", settings });
 
 describe("what the checkout keeps for the ad platforms", () => {
-  it("keeps the address and user agent of a consenting buyer of a live order when Meta is configured", () => {
+  it("keeps the address and user agent of a consenting buyer when Meta is configured", () => {
     expect(conversionRequestOf(checkoutPost("granted"), "vitanor_consent", placed({ meta, ga4 }))).toMatchObject({
       fbclid: "IwAR-click",
       clientAddress: "203.0.113.7",
@@ -27,10 +27,6 @@ describe("what the checkout keeps for the ad platforms", () => {
 
   it("keeps nothing without consent", () => {
     expect(conversionRequestOf(checkoutPost("denied"), "vitanor_consent", placed({ meta, ga4 }))).toBeNull();
-  });
-
-  it("keeps nothing for a test-mode order", () => {
-    expect(conversionRequestOf(checkoutPost("granted"), "vitanor_consent", placed({ meta, ga4 }, true))).toBeNull();
   });
 
   it("keeps nothing when no platform is configured", () => {

@@ -29,8 +29,6 @@ function cookieOf(header: string | null, name: string): string | null {
 
 /** The order just placed, as far as deciding what to keep for the ad platforms goes. */
 export interface PlacedForConversions {
-  /** A test-mode order took no real money and is never reported. */
-  test: boolean;
   /** Meta's click id, from the visit's touch. */
   fbclid: string | null;
   settings: ConversionSettings;
@@ -39,13 +37,13 @@ export interface PlacedForConversions {
 /**
  * The checkout's request as the conversions need it, or null when nothing is to be kept: the buyer
  * has not given marketing consent (the storefront's consent cookie, `consentCookieName`, holds
- * `granted`), the order is a test, or no platform is configured. The address and user agent are
+ * `granted`) or no platform is configured. The address and user agent are
  * kept only for Meta, the one platform that takes them.
  */
 export function conversionRequestOf(request: Request, consentCookieName: string, placed: PlacedForConversions): ConversionRequest | null {
   const cookies = request.headers.get("Cookie");
   if (cookieOf(cookies, consentCookieName) !== "granted") return null;
-  if (placed.test || (!placed.settings.meta && !placed.settings.ga4)) return null;
+  if (!placed.settings.meta && !placed.settings.ga4) return null;
   const url = new URL(request.url);
   const forMeta = placed.settings.meta !== null;
   return {
