@@ -280,7 +280,10 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   }
   // With the buyer's marketing consent, the order may be reported to the ad platforms once its funnel ends.
   // Meta's click id is the touch's, which a consenting buyer's cookie keeps across visits.
-  const conversionRequest = conversionRequestOf(request, consentCookieName, touch.clickIdKind === "fbclid" ? touch.clickId : null);
+  const conversionRequest = conversionRequestOf(request, consentCookieName, {
+    fbclid: touch.clickIdKind === "fbclid" ? touch.clickId : null,
+    settings: settings.conversions,
+  });
   if (conversionRequest) await recordConversionConsent(db, placed.order.id, conversionRequest);
   const cookieHeader = { "Set-Cookie": await orderCookieHeader(orderCookie, placed.order.id, request, settings.publicUrl) };
   const next = nextStepPath(url, params.locale);

@@ -4,6 +4,7 @@ import { flushExposures } from "../experiments/experiments.server";
 import { operatorCount } from "../admin/operators.server";
 import { composeMail } from "../emails/compose.server";
 import { conversionsAtOutbox } from "../conversions/conversions.server";
+import { startDeviceDataSweep } from "../conversions/record.server";
 import { startOutboxWorker } from "../mail/outbox.server";
 import { createMailTransport } from "../mail/transport.server";
 import { createOrderCookie } from "../orders/order-access.server";
@@ -48,6 +49,8 @@ export async function startStore(): Promise<Store> {
     await mail.send(message);
     return { sent: true };
   });
+  // What was kept for the ad platforms and never sent is cleared after seven days, orders or not.
+  const stopDeviceDataSweep = startDeviceDataSweep(database.db);
   console.log(
     `Store in ${settings.storeMode} mode; database: ${database.kind === "pglite" ? `embedded, in ${join(settings.dataDir, "pglite")}` : "PostgreSQL"}; e-mail: ${mail.description}; digital files: ${files.description}`,
   );
@@ -85,6 +88,7 @@ export async function startStore(): Promise<Store> {
     files,
     async close() {
       clearInterval(refundPoll);
+      stopDeviceDataSweep();
       await reconciler.stop();
       await outbox.stop();
       // Split tests' assignments still counted in memory are written before the database closes.

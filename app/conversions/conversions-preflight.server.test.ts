@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeGa4, type FakeGa4 } from "../../tests/fakes/ga4-measurement-protocol";
 import { startFakeMetaConversions, type FakeMetaConversions } from "../../tests/fakes/meta-conversions-api";
-import { conversionChecks, metaTestEventCode } from "./conversions-preflight.server";
+import { conversionChecks } from "./conversions-preflight.server";
+import { metaTestEventCode } from "./payloads";
 
 const pixel = { pixelId: "1234567890", accessToken: "EAAB-store-token" };
 const stream = { measurementId: "G-STORE123", apiSecret: "store-secret" };

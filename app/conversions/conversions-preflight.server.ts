@@ -1,6 +1,7 @@
 import { passed, warned, type PreflightCheck } from "../payments/preflight-check";
 import type { ConversionSettings, Ga4Settings, MetaSettings } from "./conversion-settings";
 import { postToGa4, postToMeta, type Fetch } from "./conversions.server";
+import { metaTestEventCode } from "./payloads";
 import { hashedEmail, metaEventsBody } from "./payloads";
 
 /**
@@ -12,8 +13,6 @@ import { hashedEmail, metaEventsBody } from "./payloads";
 const metaName = "Meta Conversions API";
 const ga4Name = "GA4 Measurement Protocol";
 
-/** Shown under Test events in Meta's Events Manager, and counted nowhere else. */
-export const metaTestEventCode = "TEST_GO_LIVE";
 
 /** What a platform said, shortened, for a check's line. */
 async function answerOf(response: Response): Promise<string> {

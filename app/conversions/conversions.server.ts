@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/database.server";
 import { enqueueMail, type Delivery, type OutboxRow } from "../mail/outbox.server";
 import { outbox } from "../mail/schema";
-import { linesOf, orderById } from "../orders/order-records.server";
+import { linesOf, orderById, type Order } from "../orders/order-records.server";
 import type { ConversionSettings, Ga4Settings, MetaSettings } from "./conversion-settings";
 import { metaGraphApiVersion } from "./conversion-settings";
-import { ga4PurchaseBody, ga4RefundBody, metaEventsBody, metaPurchaseEvent, type PurchaseFacts } from "./payloads";
+import { ga4PurchaseBody, ga4RefundBody, metaEventsBody, metaPurchaseEvent, metaTestEventCode, type PurchaseFacts } from "./payloads";
 import { clearDeviceData, clearStaleDeviceData } from "./record.server";
 import { orderConversions } from "./schema";
 
@@ -34,10 +34,34 @@ export function isConversionMessage(row: OutboxRow): boolean {
   return (Object.values(conversionKinds) as string[]).includes(row.kind);
 }
 
-async function enqueueConversion(db: Database, kind: ConversionKind, orderId: string, locale: string): Promise<void> {
+async function enqueueConversion(db: Database, kind: ConversionKind, orderId: string, locale: string, sendAfter?: Date): Promise<void> {
   // The order is named in the payload, not linked as its e-mails are, so the back office's list of
   // an order's e-mails stays as it was.
-  await enqueueMail(db, { kind, dedupeKey: `${kind}:${orderId}`, recipient: platformOf[kind], locale, payload: { orderId } });
+  await enqueueMail(db, { kind, dedupeKey: `${kind}:${orderId}`, recipient: platformOf[kind], locale, payload: { orderId }, sendAfter });
+}
+
+/** An order's money undone before its funnel ended: there is no purchase left to report. */
+const undoneStatuses: ReadonlySet<string> = new Set(["refunded", "cancelled", "withdrawn"]);
+
+function reportable(order: Order | undefined): order is Order & { paidAt: Date } {
+  return Boolean(order?.paidAt);
+}
+
+/**
+ * A test-mode order took no real money, so it goes only to each platform's test facility, where it
+ * is shown and counted nowhere: Meta's Test Events (with a test event code) and GA4's validation
+ * server. An operator sees the reports work before going live; the ad platforms learn nothing false.
+ */
+const ga4PathFor = (order: Pick<Order, "test">) => (order.test ? "/debug/mp/collect" : "/mp/collect");
+const metaTestCodeFor = (order: Pick<Order, "test">) => (order.test ? metaTestEventCode : undefined);
+
+/** GA4's validation server answers 200 with what it found wrong: for a test order, that is its failure. */
+async function ga4Failure(order: Pick<Order, "test">, response: Response): Promise<Error | null> {
+  if (!response.ok) return failure("GA4", response);
+  if (!order.test) return null;
+  const answer = (await response.json().catch(() => ({}))) as { validationMessages?: { description?: string }[] };
+  const first = answer.validationMessages?.[0];
+  return first ? new Error(`GA4's validation server refused the event: ${String(first.description ?? "no description").slice(0, 200)}`) : null;
 }
 
 /**
@@ -48,28 +72,41 @@ export async function queueConversions(db: Database, orderId: string, settings: 
   await clearStaleDeviceData(db);
   const [consent] = await db.select({ orderId: orderConversions.orderId }).from(orderConversions).where(eq(orderConversions.orderId, orderId));
   const order = consent ? await orderById(db, orderId) : undefined;
-  if (!order?.paidAt) return;
+  if (!reportable(order) || undoneStatuses.has(order.status)) {
+    if (consent) await clearDeviceData(db, orderId);
+    return;
+  }
   if (settings.meta) await enqueueConversion(db, conversionKinds.metaPurchase, orderId, order.locale);
   // Only Meta takes the address and user agent: without it they have no use from now on.
   else await clearDeviceData(db, orderId);
   if (settings.ga4) await enqueueConversion(db, conversionKinds.ga4Purchase, orderId, order.locale);
 }
 
-/** A full refund: GA4 is told of an order whose purchase it was told of. */
-export async function queueRefundConversion(db: Database, orderId: string, settings: ConversionSettings): Promise<void> {
-  if (!settings.ga4) return;
-  const [purchase] = await db
-    .select({ id: outbox.id, locale: outbox.locale })
+function ga4PurchaseMessage(db: Database, orderId: string) {
+  return db
+    .select({ locale: outbox.locale, status: outbox.status, sendAfter: outbox.sendAfter })
     .from(outbox)
     .where(eq(outbox.dedupeKey, `${conversionKinds.ga4Purchase}:${orderId}`));
-  if (purchase) await enqueueConversion(db, conversionKinds.ga4Refund, orderId, purchase.locale);
 }
 
-async function purchaseFacts(db: Database, orderId: string): Promise<PurchaseFacts | null> {
+/**
+ * A full refund: GA4 is told of an order whose purchase it was told of, or is still to be told of.
+ * The refund is not due before the purchase, and waits for it when it goes (see `deliverConversion`).
+ */
+export async function queueRefundConversion(db: Database, orderId: string, settings: ConversionSettings): Promise<void> {
+  if (!settings.ga4) return;
+  const [purchase] = await ga4PurchaseMessage(db, orderId);
+  if (!purchase || purchase.status === "failed" || !reportable(await orderById(db, orderId))) return;
+  const now = new Date();
+  await enqueueConversion(db, conversionKinds.ga4Refund, orderId, purchase.locale, purchase.sendAfter > now ? purchase.sendAfter : now);
+}
+
+async function purchaseFacts(db: Database, orderId: string): Promise<(PurchaseFacts & { test: boolean }) | null> {
   const [order, [conversion]] = await Promise.all([orderById(db, orderId), db.select().from(orderConversions).where(eq(orderConversions.orderId, orderId))]);
-  if (!order?.paidAt || !conversion) return null;
+  if (!reportable(order) || !conversion) return null;
   const lines = await linesOf(db, orderId);
   return {
+    test: order.test,
     orderNumber: order.number,
     email: order.email,
     currency: order.currency,
@@ -121,10 +158,14 @@ export interface ConversionContext {
 export async function deliverConversion(row: OutboxRow, { db, settings, send = fetch }: ConversionContext): Promise<Delivery> {
   const orderId = typeof row.payload.orderId === "string" ? row.payload.orderId : "";
   if (row.kind === conversionKinds.metaPurchase) {
-    if (!settings.meta) return { dropped: "Not sent: Meta's Conversions API is no longer configured" };
+    if (!settings.meta) {
+      // Only Meta takes the address and user agent: without it they have no use from now on.
+      await clearDeviceData(db, orderId);
+      return { dropped: "Not sent: Meta's Conversions API is no longer configured" };
+    }
     const facts = await purchaseFacts(db, orderId);
     if (!facts) return { dropped: "Not sent: the order or its consent is gone" };
-    const response = await postToMeta(settings.meta, metaEventsBody([metaPurchaseEvent(facts)], settings.meta.accessToken), send);
+    const response = await postToMeta(settings.meta, metaEventsBody([metaPurchaseEvent(facts)], settings.meta.accessToken, metaTestCodeFor(facts)), send);
     if (!response.ok) throw await failure("Meta", response);
     await clearDeviceData(db, orderId);
     return { sent: true };
@@ -133,14 +174,23 @@ export async function deliverConversion(row: OutboxRow, { db, settings, send = f
   if (row.kind === conversionKinds.ga4Purchase) {
     const facts = await purchaseFacts(db, orderId);
     if (!facts) return { dropped: "Not sent: the order or its consent is gone" };
-    const response = await postToGa4(settings.ga4, "/mp/collect", ga4PurchaseBody(facts), send);
-    if (!response.ok) throw await failure("GA4", response);
+    const response = await postToGa4(settings.ga4, ga4PathFor(facts), ga4PurchaseBody(facts), send);
+    const refused = await ga4Failure(facts, response);
+    if (refused) throw refused;
     return { sent: true };
   }
-  const [order, [conversion]] = await Promise.all([orderById(db, orderId), db.select().from(orderConversions).where(eq(orderConversions.orderId, orderId))]);
-  if (!order || !conversion) return { dropped: "Not sent: the order or its consent is gone" };
-  const response = await postToGa4(settings.ga4, "/mp/collect", ga4RefundBody({ orderNumber: order.number, currency: order.currency, refundedMinor: order.totalMinor, gaClientId: conversion.gaClientId }), send);
-  if (!response.ok) throw await failure("GA4", response);
+  const [order, [conversion], [purchase]] = await Promise.all([
+    orderById(db, orderId),
+    db.select().from(orderConversions).where(eq(orderConversions.orderId, orderId)),
+    ga4PurchaseMessage(db, orderId),
+  ]);
+  if (!reportable(order) || !conversion) return { dropped: "Not sent: the order or its consent is gone" };
+  // A refund never reaches GA4 before its purchase: while the purchase is being retried, so is the refund.
+  if (purchase?.status === "pending") throw new Error("GA4's refund waits for its purchase, not sent yet");
+  if (purchase?.status !== "sent") return { dropped: "Not sent: GA4 was never told of its purchase" };
+  const response = await postToGa4(settings.ga4, ga4PathFor(order), ga4RefundBody({ orderNumber: order.number, currency: order.currency, refundedMinor: order.totalMinor, gaClientId: conversion.gaClientId }), send);
+  const refused = await ga4Failure(order, response);
+  if (refused) throw refused;
   return { sent: true };
 }
 

@@ -67,6 +67,9 @@ export function metaPurchaseEvent(facts: PurchaseFacts) {
 }
 
 
+/** Shown under Test events in Meta's Events Manager, and counted nowhere else: the go-live check's and test orders' events carry it. */
+export const metaTestEventCode = "TEST_STORE";
+
 /** The body of a POST to the events edge; the token travels in the body, not in a URL a log could keep. */
 export function metaEventsBody(events: readonly Record<string, unknown>[], accessToken: string, testEventCode?: string) {
   return { data: events, access_token: accessToken, ...(testEventCode ? { test_event_code: testEventCode } : {}) };

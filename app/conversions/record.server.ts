@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { clientAddressHeader } from "../../server/client-address";
+import type { ConversionSettings } from "./conversion-settings";
 import { fbcOf, gaClientIdOf, newGaClientId } from "./payloads";
 import { orderConversions, type OrderConversion } from "./schema";
 
@@ -26,20 +27,31 @@ function cookieOf(header: string | null, name: string): string | null {
   return null;
 }
 
+/** The order just placed, as far as deciding what to keep for the ad platforms goes. */
+export interface PlacedForConversions {
+  /** Meta's click id, from the visit's touch. */
+  fbclid: string | null;
+  settings: ConversionSettings;
+}
+
 /**
- * The checkout's request as the conversions need it, or null when the buyer has not given
- * marketing consent (the storefront's consent cookie, `consentCookieName`, holds `granted`).
+ * The checkout's request as the conversions need it, or null when nothing is to be kept: the buyer
+ * has not given marketing consent (the storefront's consent cookie, `consentCookieName`, holds
+ * `granted`) or no platform is configured. The address and user agent are
+ * kept only for Meta, the one platform that takes them.
  */
-export function conversionRequestOf(request: Request, consentCookieName: string, fbclid: string | null): ConversionRequest | null {
+export function conversionRequestOf(request: Request, consentCookieName: string, placed: PlacedForConversions): ConversionRequest | null {
   const cookies = request.headers.get("Cookie");
   if (cookieOf(cookies, consentCookieName) !== "granted") return null;
+  if (!placed.settings.meta && !placed.settings.ga4) return null;
   const url = new URL(request.url);
+  const forMeta = placed.settings.meta !== null;
   return {
-    fbclid,
+    fbclid: placed.fbclid,
     fbcCookie: cookieOf(cookies, "_fbc"),
     gaCookie: cookieOf(cookies, "_ga"),
-    clientAddress: request.headers.get(clientAddressHeader)?.slice(0, 64) || null,
-    userAgent: request.headers.get("User-Agent")?.slice(0, 512) || null,
+    clientAddress: (forMeta && request.headers.get(clientAddressHeader)?.slice(0, 64)) || null,
+    userAgent: (forMeta && request.headers.get("User-Agent")?.slice(0, 512)) || null,
     pageUrl: `${url.origin}${url.pathname}`,
   };
 }
@@ -80,6 +92,20 @@ export async function clearStaleDeviceData(db: Queryable, now = new Date()): Pro
     .update(orderConversions)
     .set({ clientAddress: null, clientUserAgent: null, deviceDataClearedAt: now })
     .where(and(isNull(orderConversions.deviceDataClearedAt), lt(orderConversions.createdAt, before)));
+}
+
+/** How often the store clears what outlived its seven days, whether or not orders come in. */
+export const deviceDataSweepMs = 60 * 60_000;
+
+/** Clears stale device data now and then every `intervalMs`; the returned function stops it. */
+export function startDeviceDataSweep(db: Queryable, intervalMs = deviceDataSweepMs): () => void {
+  const sweep = () => {
+    clearStaleDeviceData(db).catch((error: unknown) => console.error(`Clearing stale device data failed: ${error instanceof Error ? error.message : String(error)}`));
+  };
+  sweep();
+  const timer = setInterval(sweep, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { OutboxWorker } from "../mail/outbox.server";
 import type { MailTransport } from "../mail/transport.server";
 import type { PaymentProvider } from "../payments/provider";
 import type { TestGateway } from "../payments/test-gateway/test-gateway.server";
+import type { ConversionSettings } from "../conversions/conversion-settings";
 import type { CommerceSettings } from "./commerce-settings";
 
 /**
@@ -13,7 +14,8 @@ import type { CommerceSettings } from "./commerce-settings";
  * once before the server listens and installs it here; pages and the back office only read it.
  */
 export interface Store {
-  settings: CommerceSettings;
+  /** With the ad platforms' settings: the checkout keeps for a consenting buyer only what a configured platform takes. */
+  settings: CommerceSettings & { conversions: ConversionSettings };
   db: Database;
   databaseKind: "pglite" | "postgres";
   /** The test gateway, whose own authentication and bank pages answer through it; none in live mode. */

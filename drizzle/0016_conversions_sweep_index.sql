@@ -1,0 +1,1 @@
+CREATE INDEX "order_conversions_uncleared_idx" ON "order_conversions" USING btree ("created_at") WHERE "order_conversions"."device_data_cleared_at" is null;
