@@ -119,6 +119,9 @@ describe.each(databaseKinds)("touches stored on %s", (kind) => {
     expect(await receiveTouchView(database.db, { day: "2026-11-23", step: "upsell-1", market: "DE", referrer: "checkout.stripe.com" }, upsell, false, shop)).toBeNull();
     const rows = (await database.db.select().from(touchViews)).filter((row) => row.day === "2026-11-23").map((row) => row.source);
     expect(rows).toEqual(["meta", "meta"]);
+    // A later step keeps the first touch of a visitor who consented there.
+    const consentedAtCheckout = new Headers({ Referer: "https://shop.example/checkout/de?utm_source=meta&fbclid=IwAR2x", Cookie: consent });
+    expect(await receiveTouchView(database.db, { day: "2026-11-23", step: "checkout", market: "DE" }, consentedAtCheckout, false, shop)).toMatch(/^vitanor_touch=s=meta/);
     // Without consent a later step still removes the cookie.
     const withdrawn = new Headers({ Referer: "https://shop.example/upsell/de", Cookie: kept(adTouch) });
     expect(await receiveTouchView(database.db, { day: "2026-11-23", step: "upsell-1", market: "DE" }, withdrawn, false, shop)).toMatch(/^vitanor_touch=; Max-Age=0/);

@@ -108,8 +108,8 @@ function isOwnPage(url: URL, headers: Headers, publicUrl: string): boolean {
  * A funnel page view, counted for its touch: the beacon's `Referer` is the page's own address (its
  * query carries the campaign), its body the referring site and the path the visit landed on. Answers the `Set-Cookie` to send, if any.
  * A `Referer` that is not one of our pages is not counted: anyone could post made-up touches.
- * Only an entry step may name a new touch (a referrer, a cookie rewritten); later steps count
- * for the touch the visit already has.
+ * Only an entry step may count a referrer or replace the kept touch: later steps are reached from
+ * our own pages or back from a payment provider, whose site is not where the buyer came from.
  */
 export async function receiveTouchView(db: Queryable, view: { day: string; step: string; market: string; referrer?: string; landingPath?: string }, headers: Headers, secure: boolean, publicUrl: string): Promise<string | null> {
   let url: URL;
@@ -123,8 +123,9 @@ export async function receiveTouchView(db: Queryable, view: { day: string; step:
   const entry = entrySteps.has(view.step);
   const request: PageRequest = { url, cookie, referrer: entry && view.referrer ? `https://${view.referrer}/` : null, landingPath: view.landingPath ?? null };
   await countTouchView(db, view, touchOfPage(request));
-  // A later step may still remove the cookie once consent is withdrawn, never write it.
-  return entry || !hasAnalyticsConsent(cookie) ? touchCookieFor(request, secure) : null;
+  // A later step never replaces a kept touch; it may still keep the first one (consent is often
+  // given at the checkout) and remove it once consent is withdrawn.
+  return entry || !keptTouch(cookie) ? touchCookieFor(request, secure) : null;
 }
 
 /** Stores the touch of an order, in the transaction that places it. */
