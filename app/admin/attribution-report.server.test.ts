@@ -5,7 +5,7 @@ import { orderTouches, touchViews } from "../attribution/schema";
 import { orderLines, orders, payments, refunds, type OrderStatus } from "../orders/schema";
 import { unpaidStatuses } from "../orders/order-status";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
-import { attributionCsv, attributionReport, type AttributionFigures } from "./attribution-report.server";
+import { attributionCsv, attributionReport, maxViewGroups, type AttributionFigures } from "./attribution-report.server";
 
 /**
  * A store of a few hundred orders made by a seeded generator; the expected figures are counted
@@ -204,6 +204,18 @@ describe.each(databaseKinds)("attribution report on %s", (kind) => {
     expect(google && figures(google)).toEqual(expected((touch) => touch?.source === "google", true));
   });
 
+  it("reads no more than the busiest groups of page views, and says so when it cut some", async () => {
+    const day = "2026-01-05";
+    const made = Array.from({ length: maxViewGroups + 5 }, (_, index) => ({ day, step: "offer", market: "DE", source: `made-up-${index}`, medium: "x", campaign: "", content: "", views: 1 }));
+    for (let start = 0; start < made.length; start += 500) await database.db.insert(touchViews).values(made.slice(start, start + 500));
+    await database.db.insert(touchViews).values({ day, step: "offer", market: "DE", source: "busy", medium: "x", campaign: "", content: "", views: 50 });
+    const report = await attributionReport(database.db, { from: day, to: day });
+    expect(report.viewsCut).toBe(true);
+    expect(report.rows.length).toBe(maxViewGroups);
+    expect(report.rows.find((row) => row.source === "busy")?.visits).toBe(50);
+    expect((await attributionReport(database.db, range)).viewsCut).toBe(false);
+  });
+
   it("lists the busiest rows first and never adds currencies together", async () => {
     const report = await attributionReport(database.db, range);
     const counts = report.rows.map((row) => row.orders);
@@ -222,7 +234,7 @@ describe.each(databaseKinds)("attribution report on %s", (kind) => {
   });
 
   it("keeps a spreadsheet from reading a campaign name as a formula", () => {
-    const csv = attributionCsv({ ...range, includeTest: false, rows: [{ source: "=HYPERLINK(1)", medium: "x", campaign: "", contents: [{ content: "", ...expected(() => false) }], ...expected(() => false) }] });
+    const csv = attributionCsv({ ...range, includeTest: false, viewsCut: false, rows: [{ source: "=HYPERLINK(1)", medium: "x", campaign: "", contents: [{ content: "", ...expected(() => false) }], ...expected(() => false) }] });
     expect(csv).toContain("'=HYPERLINK(1)");
   });
 });

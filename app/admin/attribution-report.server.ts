@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
 import type { Queryable } from "../db/database.server";
 import { orderTouches, touchViews } from "../attribution/schema";
@@ -69,7 +69,16 @@ export interface AttributionReport {
   includeTest: boolean;
   /** Busiest first (orders, then visits). */
   rows: AttributionRow[];
+  /** Whether page views were left out: only the busiest `maxViewGroups` groups are read. */
+  viewsCut: boolean;
 }
+
+/**
+ * How many groups of page views (source, medium, campaign, content, step) the report reads, the
+ * busiest first. The beacon is public, so the counts could hold any number of made-up touches;
+ * the report must not load them all.
+ */
+export const maxViewGroups = 2000;
 
 const entrySteps = ["landing", "quiz", "summary", "offer"];
 const currencyOrder = [...new Set(markets.map((market) => market.currency))] as string[];
@@ -159,7 +168,8 @@ export async function attributionReport(db: Queryable, input: AttributionInput):
     .as("extras");
   const refunded = sql`coalesce(${given.minor}, 0)`;
 
-  const [views, orderRows] = await Promise.all([
+  const viewCount = sql<number>`sum(${touchViews.views})::float8`;
+  const [viewGroups, orderRows] = await Promise.all([
     db
       .select({
         source: touchViews.source,
@@ -167,11 +177,13 @@ export async function attributionReport(db: Queryable, input: AttributionInput):
         campaign: touchViews.campaign,
         content: touchViews.content,
         step: touchViews.step,
-        views: sql<number>`sum(${touchViews.views})::float8`,
+        views: viewCount,
       })
       .from(touchViews)
       .where(and(gte(touchViews.day, input.from), lte(touchViews.day, input.to)))
-      .groupBy(touchViews.source, touchViews.medium, touchViews.campaign, touchViews.content, touchViews.step),
+      .groupBy(touchViews.source, touchViews.medium, touchViews.campaign, touchViews.content, touchViews.step)
+      .orderBy(desc(viewCount), asc(touchViews.source), asc(touchViews.medium), asc(touchViews.campaign), asc(touchViews.content), asc(touchViews.step))
+      .limit(maxViewGroups + 1),
     db
       .select({
         source,
@@ -204,7 +216,8 @@ export async function attributionReport(db: Queryable, input: AttributionInput):
     found.contents.set(row.content, cell);
     return cell;
   };
-  for (const row of views) {
+  const viewsCut = viewGroups.length > maxViewGroups;
+  for (const row of viewGroups.slice(0, maxViewGroups)) {
     const cell = cellOf(row);
     cell.views.set(row.step, (cell.views.get(row.step) ?? 0) + Number(row.views));
   }
@@ -232,7 +245,7 @@ export async function attributionReport(db: Queryable, input: AttributionInput):
     };
   });
   rows.sort((a, b) => b.orders - a.orders || b.visits - a.visits || a.source.localeCompare(b.source) || a.medium.localeCompare(b.medium) || a.campaign.localeCompare(b.campaign));
-  return { from: input.from, to: input.to, includeTest, rows };
+  return { from: input.from, to: input.to, includeTest, rows, viewsCut };
 }
 
 const share = (value: number | null) => (value === null ? "" : value.toFixed(4));

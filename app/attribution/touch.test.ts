@@ -81,6 +81,14 @@ describe("cleaning", () => {
   });
 });
 
+describe("e-mail addresses in a campaign's tags", () => {
+  it("blank the value that holds one, so it reaches neither the data layer nor the store", () => {
+    const named = touchOfRequest({ query: "utm_source=news&utm_medium=email&utm_campaign=jane.doe@example.com&utm_content=x%40y&utm_term=ok" });
+    expect(named).toMatchObject({ source: "news", medium: "email", campaign: "", content: "", term: "ok" });
+    expect(cleanText("a@b")).toBe("");
+  });
+});
+
 describe("the touch cookie's value", () => {
   it("holds a touch and gives it back", () => {
     const kept = touch({ source: "meta", medium: "cpc", campaign: "a b;c,d", clickIdKind: "fbclid", clickId: "IwAR2x", referrerHost: "l.facebook.com", landingPath: "/offer/fr" });
@@ -96,6 +104,12 @@ describe("the touch cookie's value", () => {
     ["no source", encodeURIComponent("m=cpc")],
   ])("reads %s as no touch", (_name, value) => {
     expect(touchOfCookieValue(value)).toBeNull();
+  });
+
+  it("is encoded once, and still reads a cookie encoded twice as it was before", () => {
+    const kept = touch({ source: "meta", medium: "cpc", campaign: "sommer aktion" });
+    expect(touchCookieValue(kept)).toBe("s=meta&m=cpc&c=sommer+aktion");
+    expect(touchOfCookieValue(encodeURIComponent(touchCookieValue(kept)))).toEqual(kept);
   });
 
   it("cleans what a hand-made cookie holds", () => {

@@ -60,9 +60,13 @@ const controlCharacters = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e
 const clickIdPattern = /^[A-Za-z0-9._~-]+$/;
 const hostPattern = /^[a-z0-9.-]+$/;
 
-/** A text value without control characters, trimmed, cut to `limit` characters (whole code points). */
+/**
+ * A text value without control characters, trimmed, cut to `limit` characters (whole code points).
+ * A value with `@` is blanked: campaigns tagged with a recipient's e-mail address would otherwise
+ * carry it to the tag manager, the cookie and the stored counts.
+ */
 export function cleanText(value: string | null | undefined, limit: number = touchLimits.text): string {
-  if (!value) return "";
+  if (!value || value.includes("@")) return "";
   return [...value.replace(controlCharacters, "").trim()].slice(0, limit).join("").trim();
 }
 
@@ -148,14 +152,14 @@ export const touchCookieMaxAge = 30 * 86_400;
 
 const cookieKeys = { source: "s", medium: "m", campaign: "c", content: "n", term: "t", clickIdKind: "k", clickId: "i", referrerHost: "r", landingPath: "l" } as const satisfies Record<keyof Touch, string>;
 
-/** The touch as a cookie's value (URL-encoded, so it holds no `;`, `,` or space). */
+/** The touch as a cookie's value (form-encoded once, so it holds no `;`, `,` or space). */
 export function touchCookieValue(touch: Touch): string {
   const params = new URLSearchParams();
   for (const [field, key] of Object.entries(cookieKeys)) {
     const value = touch[field as keyof Touch];
     if (value) params.set(key, value);
   }
-  return encodeURIComponent(params.toString());
+  return params.toString();
 }
 
 /** The touch a cookie's value holds, cleaned as any request's values are, or null when it holds none. */
@@ -163,7 +167,8 @@ export function touchOfCookieValue(value: string | null | undefined): Touch | nu
   if (!value) return null;
   let params: URLSearchParams;
   try {
-    params = new URLSearchParams(decodeURIComponent(value));
+    // Cookies written before the value was encoded once hold no `=` of their own.
+    params = new URLSearchParams(value.includes("=") ? value : decodeURIComponent(value));
   } catch {
     return null;
   }

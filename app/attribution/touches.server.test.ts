@@ -12,6 +12,7 @@ import { eraseClickId, keptTouch, receiveTouchView, touchCookieFor, touchOfCheck
 const adTouch: Touch = { ...directTouch, source: "meta", medium: "paid_social", campaign: "spring", content: "video-a", clickIdKind: "fbclid", clickId: "IwAR2x", landingPath: "/offer/de" };
 const kept = (touch: Touch) => `vitanor_touch=${touchCookieValue(touch)}`;
 const consent = "vitanor_consent=granted";
+const shop = "https://shop.example";
 const page = (address: string, cookie: string | null = null, referrer: string | null = null) => ({ url: new URL(address), cookie, referrer });
 
 describe("the touch of a page", () => {
@@ -42,6 +43,12 @@ describe("the touch of a page", () => {
     expect(touchOfCheckout(request)).toMatchObject({ source: "news", medium: "email", landingPath: null });
     expect(touchOfCheckout(new Request("https://shop.example/checkout/de?bundle=shape-3", { method: "POST", headers: { Cookie: `${consent}; ${kept(adTouch)}` } }))).toEqual(adTouch);
   });
+
+  it("at the checkout keeps the click id's kind but not the id without consent", () => {
+    const address = "https://shop.example/checkout/de?bundle=shape-3&utm_source=meta&fbclid=IwAR2x";
+    expect(touchOfCheckout(new Request(address, { method: "POST" }))).toMatchObject({ source: "meta", clickIdKind: "fbclid", clickId: null });
+    expect(touchOfCheckout(new Request(address, { method: "POST", headers: { Cookie: consent } }))).toMatchObject({ clickIdKind: "fbclid", clickId: "IwAR2x" });
+  });
 });
 
 describe("the touch cookie", () => {
@@ -58,6 +65,16 @@ describe("the touch cookie", () => {
     const written = touchCookieFor(page(address, cookie), true);
     if (expected === null) expect(written).toBeNull();
     else expect(written).toMatch(expected);
+  });
+
+  it("stays under 3,000 bytes: content and term go first, else nothing is written", () => {
+    const long = "é".repeat(100);
+    const trimmed = touchCookieFor(page(`https://shop.example/offer/de?utm_source=${long}&utm_campaign=${long}&utm_content=${long}&utm_term=${long}&utm_medium=${long}`, consent), true) ?? "";
+    expect(trimmed.split(";")[0]?.length).toBeLessThanOrEqual(3000 + "vitanor_touch=".length);
+    expect(trimmed).not.toMatch(/(^|&)n=/);
+    const huge = "€".repeat(100);
+    const fat = `https://shop.example/offer/de?utm_source=${huge}&utm_medium=${huge}&utm_campaign=${huge}&gclid=${"a".repeat(500)}&utm_content=x`;
+    expect(touchCookieFor(page(fat, consent), true)).toBeNull();
   });
 });
 
@@ -81,15 +98,41 @@ describe.each(databaseKinds)("touches stored on %s", (kind) => {
 
     // Erasing the buyer's data takes the click id, which names one person's click, and keeps the campaign.
     await eraseClickId(database.db, withTouch.order.id);
-    expect(await touchOfOrder(database.db, withTouch.order.id)).toEqual({ ...adTouch, clickId: null });
+    expect(await touchOfOrder(database.db, withTouch.order.id)).toEqual({ ...adTouch, clickId: null, content: "", term: "" });
+  });
+
+  it("counts nothing for a beacon from another site's page, whatever touch it names", async () => {
+    const headers = new Headers({ Referer: "https://elsewhere.example/offer/de?utm_source=made-up", Cookie: consent, Host: "shop.example" });
+    expect(await receiveTouchView(database.db, { day: "2026-11-22", step: "offer", market: "DE" }, headers, false, shop)).toBeNull();
+    expect((await database.db.select().from(touchViews)).filter((row) => row.day === "2026-11-22")).toEqual([]);
+    // The host the request was sent to is ours too, when the public address names another.
+    const sameHost = new Headers({ Referer: "http://127.0.0.1:3000/offer/de?utm_source=local", Host: "127.0.0.1:3000" });
+    await receiveTouchView(database.db, { day: "2026-11-22", step: "offer", market: "DE" }, sameHost, false, shop);
+    expect((await database.db.select().from(touchViews)).filter((row) => row.day === "2026-11-22").map((row) => row.source)).toEqual(["local"]);
+  });
+
+  it("lets only an entry step name a new touch: back from a payment provider, the kept one stays", async () => {
+    const cookie = `${consent}; ${kept(adTouch)}`;
+    const back = new Headers({ Referer: "https://shop.example/thankyou/de?token=EC-1", Cookie: cookie });
+    expect(await receiveTouchView(database.db, { day: "2026-11-23", step: "thank-you", market: "DE", referrer: "paypal.com" }, back, false, shop)).toBeNull();
+    const upsell = new Headers({ Referer: "https://shop.example/upsell/de", Cookie: cookie });
+    expect(await receiveTouchView(database.db, { day: "2026-11-23", step: "upsell-1", market: "DE", referrer: "checkout.stripe.com" }, upsell, false, shop)).toBeNull();
+    const rows = (await database.db.select().from(touchViews)).filter((row) => row.day === "2026-11-23").map((row) => row.source);
+    expect(rows).toEqual(["meta", "meta"]);
+    // A later step keeps the first touch of a visitor who consented there.
+    const consentedAtCheckout = new Headers({ Referer: "https://shop.example/checkout/de?utm_source=meta&fbclid=IwAR2x", Cookie: consent });
+    expect(await receiveTouchView(database.db, { day: "2026-11-23", step: "checkout", market: "DE" }, consentedAtCheckout, false, shop)).toMatch(/^vitanor_touch=s=meta/);
+    // Without consent a later step still removes the cookie.
+    const withdrawn = new Headers({ Referer: "https://shop.example/upsell/de", Cookie: kept(adTouch) });
+    expect(await receiveTouchView(database.db, { day: "2026-11-23", step: "upsell-1", market: "DE" }, withdrawn, false, shop)).toMatch(/^vitanor_touch=; Max-Age=0/);
   });
 
   it("counts page views per touch, every one of many at once, and answers the cookie to write", async () => {
     const headers = new Headers({ Referer: "https://shop.example/offer/de?utm_source=meta&utm_campaign=count", Cookie: consent });
     const view = { day: "2026-11-20", step: "offer", market: "DE" };
-    const cookies = await Promise.all(Array.from({ length: 20 }, () => receiveTouchView(database.db, view, headers, false)));
+    const cookies = await Promise.all(Array.from({ length: 20 }, () => receiveTouchView(database.db, view, headers, false, shop)));
     expect(cookies.every((cookie) => cookie?.startsWith("vitanor_touch=") && !cookie.includes("Secure"))).toBe(true);
-    await receiveTouchView(database.db, { ...view, referrer: "news.example.org" }, new Headers({ Referer: "https://shop.example/offer/de" }), false);
+    await receiveTouchView(database.db, { ...view, referrer: "news.example.org" }, new Headers({ Referer: "https://shop.example/offer/de" }), false, shop);
     const rows = (await database.db.select().from(touchViews)).filter((row) => row.day === "2026-11-20").map(({ source, medium, campaign, views }) => ({ source, medium, campaign, views }));
     expect(rows.sort((a, b) => a.source.localeCompare(b.source))).toEqual([
       { source: "meta", medium: "unknown", campaign: "count", views: 20 },
@@ -98,7 +141,7 @@ describe.each(databaseKinds)("touches stored on %s", (kind) => {
   });
 
   it("counts nothing for a beacon without a page address", async () => {
-    expect(await receiveTouchView(database.db, { day: "2026-11-21", step: "offer", market: "DE" }, new Headers(), false)).toBeNull();
+    expect(await receiveTouchView(database.db, { day: "2026-11-21", step: "offer", market: "DE" }, new Headers(), false, shop)).toBeNull();
     expect((await database.db.select().from(touchViews)).filter((row) => row.day === "2026-11-21")).toEqual([]);
   });
 });

@@ -32,10 +32,13 @@ export interface PageRequest {
 
 /**
  * The touch an order placed by this checkout request gets: the query's (without a landing path:
- * the checkout is not where the visit landed), else the kept one, else direct.
+ * the checkout is not where the visit landed), else the kept one, else direct. Without analytics
+ * consent the click id is not kept with the order, only its kind: it names one person's click.
  */
 export function touchOfCheckout(request: Request): Touch {
-  return touchOfPage({ url: new URL(request.url), cookie: request.headers.get("Cookie") }, false);
+  const cookie = request.headers.get("Cookie");
+  const touch = touchOfPage({ url: new URL(request.url), cookie }, false);
+  return hasAnalyticsConsent(cookie) ? touch : { ...touch, clickId: null };
 }
 
 /** Whether two touches name the same campaign and click (where each was seen aside). */
@@ -73,23 +76,56 @@ export function touchCookieFor(request: PageRequest, secure: boolean): string | 
   const named = namedTouch(request);
   const kept = keptTouch(request.cookie);
   if (isDirect(named) || (kept && sameTouch(kept, named))) return null;
-  return [`${touchCookieName}=${touchCookieValue(named)}`, `Max-Age=${touchCookieMaxAge}`, ...attributes].join("; ");
+  const value = fittingCookieValue(named);
+  return value === null ? null : [`${touchCookieName}=${value}`, `Max-Age=${touchCookieMaxAge}`, ...attributes].join("; ");
+}
+
+/** Browsers drop a cookie over 4 KB whole; this leaves room for its name and attributes. */
+export const maxTouchCookieBytes = 3000;
+
+/** The touch's cookie value within the limit, without content and term if need be; null when even that is over. */
+function fittingCookieValue(touch: Touch): string | null {
+  for (const candidate of [touch, { ...touch, content: "", term: "" }]) {
+    const value = touchCookieValue(candidate);
+    if (value.length <= maxTouchCookieBytes) return value;
+  }
+  return null;
+}
+
+/**
+ * The steps where a visit arrives, whose page may name a new touch. The checkout, upsells and the
+ * thank-you page are reached from our own pages or back from a payment provider, whose address
+ * would otherwise replace the touch that brought the buyer.
+ */
+const entrySteps: ReadonlySet<string> = new Set(["landing", "quiz", "summary", "offer"]);
+
+/** Whether a page's address is one of the store's own: its public URL's origin, or the host the request was sent to. */
+function isOwnPage(url: URL, headers: Headers, publicUrl: string): boolean {
+  return url.origin === new URL(publicUrl).origin || (url.host !== "" && url.host === headers.get("Host"));
 }
 
 /**
  * A funnel page view, counted for its touch: the beacon's `Referer` is the page's own address (its
  * query carries the campaign), its body the referring site and the path the visit landed on. Answers the `Set-Cookie` to send, if any.
+ * A `Referer` that is not one of our pages is not counted: anyone could post made-up touches.
+ * Only an entry step may count a referrer or replace the kept touch: later steps are reached from
+ * our own pages or back from a payment provider, whose site is not where the buyer came from.
  */
-export async function receiveTouchView(db: Queryable, view: { day: string; step: string; market: string; referrer?: string; landingPath?: string }, headers: Headers, secure: boolean): Promise<string | null> {
+export async function receiveTouchView(db: Queryable, view: { day: string; step: string; market: string; referrer?: string; landingPath?: string }, headers: Headers, secure: boolean, publicUrl: string): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(headers.get("Referer") ?? "");
   } catch {
     return null;
   }
-  const request: PageRequest = { url, cookie: headers.get("Cookie"), referrer: view.referrer ? `https://${view.referrer}/` : null, landingPath: view.landingPath ?? null };
+  if (!isOwnPage(url, headers, publicUrl)) return null;
+  const cookie = headers.get("Cookie");
+  const entry = entrySteps.has(view.step);
+  const request: PageRequest = { url, cookie, referrer: entry && view.referrer ? `https://${view.referrer}/` : null, landingPath: view.landingPath ?? null };
   await countTouchView(db, view, touchOfPage(request));
-  return touchCookieFor(request, secure);
+  // A later step never replaces a kept touch; it may still keep the first one (consent is often
+  // given at the checkout) and remove it once consent is withdrawn.
+  return entry || !keptTouch(cookie) ? touchCookieFor(request, secure) : null;
 }
 
 /** Stores the touch of an order, in the transaction that places it. */
@@ -119,10 +155,11 @@ export async function touchOfOrder(db: Queryable, orderId: string): Promise<Touc
 
 /**
  * Takes the click id off an erased buyer's order (GDPR Art. 17): it names one click of one person
- * at the ad platform. The rest of the touch (source, campaign) names no one and stays for the report.
+ * at the ad platform; content and term too, which a campaign may have made per recipient. Source,
+ * medium and campaign stay for the report.
  */
 export async function eraseClickId(db: Queryable, orderId: string): Promise<void> {
-  await db.update(orderTouches).set({ clickId: null }).where(eq(orderTouches.orderId, orderId));
+  await db.update(orderTouches).set({ clickId: null, content: "", term: "" }).where(eq(orderTouches.orderId, orderId));
 }
 
 /** One funnel page view more for its touch, atomically (as the funnel's own counts are). */

@@ -47,10 +47,10 @@ afterEach(() => {
 });
 
 describe("PageViewBeacon", () => {
-  it("sends the step, the market and the variant once per funnel page, and nothing else", async () => {
+  it("sends the step, the market, the variant and the path the visit landed on once per funnel page, and nothing else", async () => {
     window.history.replaceState(null, "", "/take/ch-fr?src=v2&email=a%40example.com");
     const router = renderAt("/take/ch-fr?src=v2&email=a%40example.com");
-    expect(sent()).toEqual(["/funnel-view step=offer&market=CH-FR&src=v2"]);
+    expect(sent()).toEqual(["/funnel-view step=offer&market=CH-FR&src=v2&land=%2Ftake%2Fch-fr"]);
     await act(() => router.navigate("/offer/ch-fr?src=v2"));
     expect(sent()).toHaveLength(2);
   });
@@ -59,7 +59,7 @@ describe("PageViewBeacon", () => {
     window.history.replaceState(null, "", "/summarypop/fr");
     const router = renderAt("/summarypop/fr");
     await act(() => router.navigate("/summarypop/fr?step=bundle"));
-    expect(sent()).toEqual(["/funnel-view step=summary&market=CH-FR&src="]);
+    expect(sent()).toEqual(["/funnel-view step=summary&market=CH-FR&src=&land=%2Fsummarypop%2Ffr"]);
     await act(() => router.navigate("/terms/fr"));
     expect(sent()).toHaveLength(1);
   });

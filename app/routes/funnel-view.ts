@@ -14,7 +14,7 @@ export async function action({ request }: Route.ActionArgs) {
   // and for its touch, which keeps the visitor's touch in a cookie once they consent (decision 45).
   const status = await receivePageView(db, request, now, async (view) => {
     await countArmView(request.headers.get("Referer"), view);
-    touchCookie = await receiveTouchView(db, { ...view, day: utcDay(now) }, request.headers, reachedOverHttps(request, settings.publicUrl));
+    touchCookie = await receiveTouchView(db, { ...view, day: utcDay(now) }, request.headers, reachedOverHttps(request, settings.publicUrl), settings.publicUrl);
   });
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (touchCookie) headers.set("Set-Cookie", touchCookie);

@@ -1,7 +1,7 @@
 import { formatMoney } from "../../market/money";
 import type { CurrencyCode } from "../../market/markets";
 import type { Operator } from "../../operators/audit.server";
-import type { AttributionFigures, AttributionReport, AttributionRow } from "../attribution-report.server";
+import { maxViewGroups, type AttributionFigures, type AttributionReport, type AttributionRow } from "../attribution-report.server";
 import { Frame } from "./frame";
 import type { ReportFilter } from "./report-view";
 
@@ -104,6 +104,7 @@ export function AttributionView({ operator, filter, report, open }: { operator: 
             Where the orders came from{" "}
             <span className="report-note">
               {report.from === report.to ? report.from : `${report.from} to ${report.to}`} (UTC), test orders {report.includeTest ? "included" : "excluded"}. Revenue is net of refunds, per currency.
+              {report.viewsCut ? ` Only the ${maxViewGroups.toLocaleString("en")} busiest groups of page views are read; the least visited touches show no visits.` : null}
             </span>
           </caption>
           <thead>
