@@ -54,7 +54,9 @@ async function openLanding(country: CountryCode, path: string) {
       <RouterProvider router={router} />
     </WithStorefront>,
   );
-  await screen.findByTestId("landing-range");
+  // The range is a section that loads after the page (its module is imported on demand): on a busy
+  // machine that takes longer than the query's default second.
+  await screen.findByTestId("landing-range", {}, { timeout: 15_000 });
 }
 
 function headingLevels(): number[] {
