@@ -107,7 +107,7 @@ describe.each(databaseKinds)("server-side conversions on %s", (kind) => {
     ...ga4.events.filter((received) => received.params.transaction_id === orderNumber),
   ];
 
-  it("sends each platform one Purchase with the hashed e-mail and the ad's click id, the upsell included", { timeout: 120_000 }, async () => {
+  it("sends each platform's test facility one Purchase of a test order with the hashed e-mail and the ad's click id, the upsell included", { timeout: 120_000 }, async () => {
     const page = await newVisitor();
     const email = `Ad.Buyer.${kind}@Example.com`;
     const orderNumber = await buyFromAnAd(page, email, "accept");
