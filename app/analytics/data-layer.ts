@@ -1,4 +1,5 @@
-import { cookieValue, isDirect, referrerHostOf, touchCookieName, touchOfCookieValue, touchOfRequest, type Touch } from "../attribution/touch";
+import { cookieValue } from "../platform/cookies";
+import { isDirect, referrerHostOf, touchCookieName, touchOfCookieValue, touchOfRequest, type Touch } from "../attribution/touch";
 
 /**
  * Everything that talks to Google Tag Manager, behind one small interface: components never

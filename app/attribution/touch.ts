@@ -188,12 +188,3 @@ export function touchOfCookieValue(value: string | null | undefined): Touch | nu
   };
   return touch.source === "" || isDirect(touch) ? null : touch;
 }
-
-/** One cookie's value from a `Cookie` header (or `document.cookie`). */
-export function cookieValue(header: string | null | undefined, name: string): string | null {
-  for (const part of (header ?? "").split(";")) {
-    const separator = part.indexOf("=");
-    if (separator !== -1 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
-  }
-  return null;
-}

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
 import { orderTouches, touchViews } from "./schema";
-import { cookieValue, directTouch, isDirect, referrerHostOf, touchCookieMaxAge, touchCookieName, touchCookieValue, touchOfCookieValue, touchOfRequest, type ClickIdKind, type Touch } from "./touch";
+import { cookieValue, hasConsent } from "../platform/cookies";
+import { directTouch, isDirect, referrerHostOf, touchCookieMaxAge, touchCookieName, touchCookieValue, touchOfCookieValue, touchOfRequest, type ClickIdKind, type Touch } from "./touch";
 
 /**
  * The touch on the server (docs/decisions/0045-the-touch-of-a-visit.md): read from a request's
@@ -9,14 +10,10 @@ import { cookieValue, directTouch, isDirect, referrerHostOf, touchCookieMaxAge, 
  * stored with the order placed; counted with the funnel's page views.
  */
 
-/** Set by the storefront when the visitor grants analytics consent (`app/analytics/consent-cookie.ts`). */
-const consentCookieName = "vitanor_consent";
-
-export const hasAnalyticsConsent = (cookieHeader: string | null): boolean => cookieValue(cookieHeader, consentCookieName) === "granted";
 
 /** The touch the cookie keeps, read only while the visitor's consent stands. */
 export function keptTouch(cookieHeader: string | null): Touch | null {
-  return hasAnalyticsConsent(cookieHeader) ? touchOfCookieValue(cookieValue(cookieHeader, touchCookieName)) : null;
+  return hasConsent(cookieHeader) ? touchOfCookieValue(cookieValue(cookieHeader, touchCookieName)) : null;
 }
 
 export interface PageRequest {
@@ -38,7 +35,7 @@ export interface PageRequest {
 export function touchOfCheckout(request: Request): Touch {
   const cookie = request.headers.get("Cookie");
   const touch = touchOfPage({ url: new URL(request.url), cookie }, false);
-  return hasAnalyticsConsent(cookie) ? touch : { ...touch, clickId: null };
+  return hasConsent(cookie) ? touch : { ...touch, clickId: null };
 }
 
 /** Whether two touches name the same campaign and click (where each was seen aside). */
@@ -72,7 +69,7 @@ export function touchOfPage(request: PageRequest, landingPathKnown = true): Touc
  */
 export function touchCookieFor(request: PageRequest, secure: boolean): string | null {
   const attributes = ["Path=/", "SameSite=Lax", ...(secure ? ["Secure"] : [])];
-  if (!hasAnalyticsConsent(request.cookie)) return cookieValue(request.cookie, touchCookieName) !== null ? [`${touchCookieName}=`, "Max-Age=0", ...attributes].join("; ") : null;
+  if (!hasConsent(request.cookie)) return cookieValue(request.cookie, touchCookieName) !== null ? [`${touchCookieName}=`, "Max-Age=0", ...attributes].join("; ") : null;
   const named = namedTouch(request);
   const kept = keptTouch(request.cookie);
   if (isDirect(named) || (kept && sameTouch(kept, named))) return null;

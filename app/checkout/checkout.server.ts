@@ -27,7 +27,6 @@ import { normalizePostalCode } from "./postal-codes";
 import { commerceTextsFor, type CommerceTexts } from "../orders/commerce-texts.server";
 import { armOfQuery } from "../experiments/exposure-token.server";
 import { touchOfCheckout } from "../attribution/touches.server";
-import { consentCookieName } from "../experiments/assignment.server";
 import { conversionRequestOf, recordConversionConsent } from "../conversions/record.server";
 
 interface RouteArgs {
@@ -280,7 +279,7 @@ export async function submitCheckout({ request, params, context }: RouteArgs) {
   }
   // With the buyer's marketing consent, the order may be reported to the ad platforms once its funnel ends.
   // Meta's click id is the touch's, which a consenting buyer's cookie keeps across visits.
-  const conversionRequest = conversionRequestOf(request, consentCookieName, {
+  const conversionRequest = conversionRequestOf(request, {
     fbclid: touch.clickIdKind === "fbclid" ? touch.clickId : null,
     settings: settings.conversions,
   });

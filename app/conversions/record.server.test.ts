@@ -17,7 +17,7 @@ const placed = (settings: ConversionSettings) => ({ fbclid: "IwAR-click", settin
 
 describe("what the checkout keeps for the ad platforms", () => {
   it("keeps the address and user agent of a consenting buyer when Meta is configured", () => {
-    expect(conversionRequestOf(checkoutPost("granted"), "vitanor_consent", placed({ meta, ga4 }))).toMatchObject({
+    expect(conversionRequestOf(checkoutPost("granted"), placed({ meta, ga4 }))).toMatchObject({
       fbclid: "IwAR-click",
       clientAddress: "203.0.113.7",
       userAgent: "Mozilla/5.0",
@@ -26,14 +26,14 @@ describe("what the checkout keeps for the ad platforms", () => {
   });
 
   it("keeps nothing without consent", () => {
-    expect(conversionRequestOf(checkoutPost("denied"), "vitanor_consent", placed({ meta, ga4 }))).toBeNull();
+    expect(conversionRequestOf(checkoutPost("denied"), placed({ meta, ga4 }))).toBeNull();
   });
 
   it("keeps nothing when no platform is configured", () => {
-    expect(conversionRequestOf(checkoutPost("granted"), "vitanor_consent", placed({ meta: null, ga4: null }))).toBeNull();
+    expect(conversionRequestOf(checkoutPost("granted"), placed({ meta: null, ga4: null }))).toBeNull();
   });
 
   it("keeps no address or user agent when only GA4, which takes neither, is configured", () => {
-    expect(conversionRequestOf(checkoutPost("granted"), "vitanor_consent", placed({ meta: null, ga4 }))).toMatchObject({ clientAddress: null, userAgent: null, gaCookie: "GA1.1.424242.1795770000" });
+    expect(conversionRequestOf(checkoutPost("granted"), placed({ meta: null, ga4 }))).toMatchObject({ clientAddress: null, userAgent: null, gaCookie: "GA1.1.424242.1795770000" });
   });
 });

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Queryable } from "../db/database.server";
+import { cookieValue, hasConsent } from "../platform/cookies";
 import { clientAddressHeader } from "../../server/client-address";
 import type { ConversionSettings } from "./conversion-settings";
 import { fbcOf, gaClientIdOf, newGaClientId } from "./payloads";
@@ -19,14 +20,6 @@ export interface ConversionRequest {
   pageUrl: string;
 }
 
-function cookieOf(header: string | null, name: string): string | null {
-  for (const part of (header ?? "").split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) return value.join("=") || null;
-  }
-  return null;
-}
-
 /** The order just placed, as far as deciding what to keep for the ad platforms goes. */
 export interface PlacedForConversions {
   /** Meta's click id, from the visit's touch. */
@@ -36,20 +29,20 @@ export interface PlacedForConversions {
 
 /**
  * The checkout's request as the conversions need it, or null when nothing is to be kept: the buyer
- * has not given marketing consent (the storefront's consent cookie, `consentCookieName`, holds
+ * has not given marketing consent (the storefront's consent cookie, `platform/cookies.ts`, holds
  * `granted`) or no platform is configured. The address and user agent are
  * kept only for Meta, the one platform that takes them.
  */
-export function conversionRequestOf(request: Request, consentCookieName: string, placed: PlacedForConversions): ConversionRequest | null {
+export function conversionRequestOf(request: Request, placed: PlacedForConversions): ConversionRequest | null {
   const cookies = request.headers.get("Cookie");
-  if (cookieOf(cookies, consentCookieName) !== "granted") return null;
+  if (!hasConsent(cookies)) return null;
   if (!placed.settings.meta && !placed.settings.ga4) return null;
   const url = new URL(request.url);
   const forMeta = placed.settings.meta !== null;
   return {
     fbclid: placed.fbclid,
-    fbcCookie: cookieOf(cookies, "_fbc"),
-    gaCookie: cookieOf(cookies, "_ga"),
+    fbcCookie: cookieValue(cookies, "_fbc") || null,
+    gaCookie: cookieValue(cookies, "_ga") || null,
     clientAddress: (forMeta && request.headers.get(clientAddressHeader)?.slice(0, 64)) || null,
     userAgent: (forMeta && request.headers.get("User-Agent")?.slice(0, 512)) || null,
     pageUrl: `${url.origin}${url.pathname}`,

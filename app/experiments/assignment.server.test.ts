@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { armCookieName, consentCookieName, decide as decideWith, type EntryRequest } from "./assignment.server";
+import { consentCookieName } from "../platform/cookies";
+import { armCookieName, decide as decideWith, type EntryRequest } from "./assignment.server";
 import type { LiveExperiment, LiveExperiments } from "./experiments.server";
 import { newExposureToken, readExposureToken } from "./exposure-token.server";
 

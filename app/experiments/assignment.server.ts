@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isbot } from "isbot";
+import { cookieValue, hasConsent } from "../platform/cookies";
 import { marketForRouteValue, type CountryCode } from "../market/markets";
 import { marketOfPage, parseXp, splitLocale, withLocale, xpValue } from "./experiment-model";
 import type { LiveExperiment, LiveExperiments } from "./experiments.server";
@@ -19,8 +20,6 @@ import { bucketRanges, chooseArm, growthBookHash } from "./hash";
  * the arm and its token across visits; a cookie whose token is not valid counts as none.
  */
 
-/** Set by the storefront when the visitor grants analytics consent (`app/analytics/consent-store.ts`). */
-export const consentCookieName = "vitanor_consent";
 /** The arms a consenting visitor is in: `key.arm.token` values joined by `~`. */
 export const armCookieName = "vitanor_xp";
 const armCookieMaxAge = 90 * 86_400;
@@ -48,15 +47,6 @@ export type Decision =
   | { kind: "redirect"; redirect: Redirect; exposure: { key: string; arm: number; market: string } | null };
 
 const pass: Decision = { kind: "pass" };
-
-function cookieOf(header: string | undefined, name: string): string | null {
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const separator = part.indexOf("=");
-    if (separator !== -1 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
-  }
-  return null;
-}
 
 /** Whether the request is a person's visit: not a crawler, not a prefetch or prerender ahead of one. */
 function isCountedVisit(header: (name: string) => string | undefined): boolean {
@@ -126,8 +116,8 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
   if (request.method === "HEAD" || !isCountedVisit(request.header)) return goTo(0, null);
 
   const cookieHeader = request.header("cookie");
-  const consented = cookieOf(cookieHeader, consentCookieName) === "granted";
-  const kept = (cookieOf(cookieHeader, armCookieName) ?? "").split("~").map(parseXp).filter((value) => value !== null);
+  const consented = hasConsent(cookieHeader);
+  const kept = (cookieValue(cookieHeader, armCookieName) ?? "").split("~").map(parseXp).filter((value) => value !== null);
   const known = consented ? kept.find((value) => value.key === experiment.key && value.arm < experiment.arms.length) : undefined;
   // A returning visitor keeps the exposure of the cookie: it is one visitor, and one order counts for it.
   if (known?.token && readExposureToken(signingKey, experiment.key, known.arm, known.token)) return goTo(known.arm, xpValue(experiment.key, known.arm, known.token));
@@ -139,7 +129,7 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
   if (consented) {
     const others = kept.filter((value) => value.key !== experiment.key).map((value) => xpValue(value.key, value.arm, value.token));
     cookies = [cookie([...others.slice(-7), xp].join("~"), request.secure)];
-  } else if (kept.length > 0 || cookieOf(cookieHeader, armCookieName) !== null) {
+  } else if (kept.length > 0 || cookieValue(cookieHeader, armCookieName) !== null) {
     // Consent withdrawn: the arm cookie goes with it.
     cookies = [cookie(null, request.secure)];
   }
