@@ -23,15 +23,19 @@ export interface RootLoaderData {
   renderedSearch: string;
 }
 
-function useDocumentState(): { state: StorefrontState | undefined; routeName: string; layout: string } {
+function useDocumentState(): { state: StorefrontState | undefined; routeName: string; layout: string; armAddress: string | undefined } {
   const loaderData = useRouteLoaderData<RootLoaderData>("root");
   const error = useRouteError();
   const leaf = useMatches().at(-1);
   const entry = error ? undefined : findRouteEntry(leaf?.id ?? "");
+  const search = loaderData?.renderedSearch ?? "";
   return {
     state: loaderData?.storefront ?? readErrorPayload(error)?.storefront,
     routeName: entry?.name ?? "not-found",
     layout: entry?.layout ?? "default",
+    // A split test's arm page may be answered at the test's entry address; it names its own, which
+    // the browser takes before the router starts (entry.client.tsx, docs/decisions/0028-split-tests.md).
+    armAddress: leaf && /[?&]xp=/.test(search) ? leaf.pathname + search : undefined,
   };
 }
 
@@ -58,7 +62,7 @@ function DocumentHead({ state, routeName }: { state: StorefrontState | undefined
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  const { state, routeName, layout } = useDocumentState();
+  const { state, routeName, layout, armAddress } = useDocumentState();
   const nonce = useCspNonce();
   useEffect(() => {
     // Tells browser tests (and anyone debugging) that clicks are now handled by the app.
@@ -71,6 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
       data-layout={layout}
       data-country={state?.country}
       data-locale={state?.lang}
+      data-address={armAddress}
     >
       <head>
         <DocumentHead state={state} routeName={routeName} />

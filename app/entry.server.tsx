@@ -16,7 +16,7 @@ export { checkDatabase } from "./composition/health.server";
 export { sharedHitCounter } from "./composition/shared-hit-counter.server";
 export { seedStore } from "./composition/seed-store.server";
 export { rendersOwnOrder } from "./upsells/order-page.server";
-export { geoPageOf } from "./funnel/geo-page.server";
+export { geoPageOf, localePageOf } from "./funnel/geo-page.server";
 export { backOfficePaths, backOfficeUploadPaths, handleAdminRequest } from "./admin/admin-handler.server";
 export { handleDownloadRequest } from "./composition/download-request.server";
 export { routeExperiment } from "./experiments/routing.server";

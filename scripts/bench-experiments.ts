@@ -2,13 +2,14 @@
  * What a split test's assignment adds to a visitor's entry (docs/decisions/0035-exposure-tokens.md,
  * "Cost"): two servers of the same build, one with a test of `/offer` against `/offer2` running and
  * one without, are sent the same entry request in turn, the order of the two swapped every visit.
- * On the server without the test a visit is the entry page; on the one with it, the redirect that
- * assigns the arm plus the arm's page at the address the redirect gave (its `xp` with the
- * exposure's own token). Alternating puts both under the same load of the machine at the same
+ * On the server without the test a visit is the entry page; on the one with it, the entry that
+ * assigns the arm: the arm's page answered at the entry's address, or, where the server does not
+ * keep that page, the redirect plus the arm's page at the address it gave (decision 28). Each is
+ * timed to its last byte. Alternating puts both under the same load of the machine at the same
  * moment, so their difference is the test's and not the neighbours'. Each pair is measured for the
  * prerendered path (`/offer/fr`), the geo path (`/offer` with a country header) and a page that is
  * no entry. Requests go one after another over a kept-alive connection per server on loopback, so
- * a time is the server's own: a real visitor's network adds one round trip for the redirect.
+ * a time is the server's own: a real visitor's network adds one round trip for any redirect.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -34,7 +35,7 @@ export interface AddedTimeFigures {
   withoutTestP99Ms: number;
   withTestP50Ms: number;
   withTestP99Ms: number;
-  /** The redirect and the arm's page, each on its own, of the visits with the test. */
+  /** The redirect and the arm's page, each on its own, of the visits with the test that took a redirect (null when every entry was answered in place). */
   redirectP99Ms: number | null;
   armPageP99Ms: number | null;
   /** p99 with the test minus p99 without it: the figure the budget is about. */
@@ -54,27 +55,35 @@ function percentile(values: readonly number[], share: number): number {
   return +(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? Number.NaN).toFixed(3);
 }
 
-/** One GET as a browser sends it; resolves with its status, its Location and the milliseconds to its last byte. */
-function timedGet(url: string, headers: Record<string, string>): Promise<{ status: number; location: string; ms: number }> {
+/** One GET as a browser sends it; resolves with its status, its Location or Content-Location and the milliseconds to its last byte. */
+function timedGet(url: string, headers: Record<string, string>): Promise<{ status: number; location: string; contentLocation: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request(url, { agent, headers: { "User-Agent": personAgent, "Accept-Encoding": "gzip, br", ...headers } }, (res) => {
       res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, location: String(res.headers.location ?? ""), ms: performance.now() - started }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, location: String(res.headers.location ?? ""), contentLocation: String(res.headers["content-location"] ?? ""), ms: performance.now() - started }));
     });
     req.on("error", reject);
     req.end();
   });
 }
 
+interface Visit {
+  ms: number;
+  /** The redirect's own time, when the entry took one. */
+  redirectMs: number | null;
+  /** Whether the visit was assigned an arm: answered at the entry with an arm's address, or redirected to one. */
+  assigned: boolean;
+}
+
 /** A visitor's entry: the page, or the redirect and then the page it names. Anything else stops the benchmark. */
-async function visit(base: string, path: string, headers: Record<string, string>): Promise<{ ms: number; redirectMs: number | null }> {
+async function visit(base: string, path: string, headers: Record<string, string>): Promise<Visit> {
   const first = await timedGet(base + path, headers);
-  if (first.status === 200) return { ms: first.ms, redirectMs: null };
+  if (first.status === 200) return { ms: first.ms, redirectMs: null, assigned: first.contentLocation.includes("xp=") };
   if (first.status !== 302 || first.location === "") throw new Error(`${path} answered ${first.status}, not a page or a redirect`);
   const page = await timedGet(new URL(first.location, base).href, headers);
   if (page.status !== 200) throw new Error(`The arm's page ${first.location} answered ${page.status}`);
-  return { ms: first.ms + page.ms, redirectMs: first.ms };
+  return { ms: first.ms + page.ms, redirectMs: first.ms, assigned: first.location.includes("xp=") };
 }
 
 /** A process's processor time so far (user and system), in milliseconds, from Linux's `/proc`. */
@@ -92,7 +101,7 @@ interface Servers {
 }
 
 /** `visits` visits of `path` on each server, in turn, after a warm-up that also fills each arm's page cache. */
-async function measurePair(name: string, path: string, servers: Servers, visits: number, headers: Record<string, string> = {}): Promise<AddedTimeFigures> {
+async function measurePair(name: string, path: string, isEntry: boolean, servers: Servers, visits: number, headers: Record<string, string> = {}): Promise<AddedTimeFigures> {
   const warmUp = 300;
   const without: number[] = [];
   const withTest: number[] = [];
@@ -107,6 +116,8 @@ async function measurePair(name: string, path: string, servers: Servers, visits:
     const b = await visit(servers[first === "without" ? "with" : "without"], path, headers);
     if (index < warmUp) continue;
     const [plain, tested] = first === "without" ? [a, b] : [b, a];
+    // A test that assigned nothing (not started, or its entry missed) would measure nothing.
+    if (plain.assigned || tested.assigned !== isEntry) throw new Error(`${path}: a visit ${tested.assigned ? "was" : "was not"} assigned an arm on the server with the test, ${plain.assigned ? "and one was" : "none"} on the one without`);
     without.push(plain.ms);
     withTest.push(tested.ms);
     if (tested.redirectMs !== null) {
@@ -198,9 +209,9 @@ export async function assignmentCost(visits = 3000): Promise<AssignmentCost> {
     await startTest(withTest.server.url);
     const servers = { without: without.server.url, with: withTest.server.url, withoutPid: pid(without.server), withPid: pid(withTest.server) };
     const pairs = [
-      await measurePair("entry, prerendered", "/offer/fr?src=ad", servers, visits),
-      await measurePair("entry, geo page", "/offer?src=ad", servers, visits, { "CF-IPCountry": "FR" }),
-      await measurePair("a page that is no entry", "/take/fr?src=ad", servers, visits),
+      await measurePair("entry, prerendered", "/offer/fr?src=ad", true, servers, visits),
+      await measurePair("entry, geo page", "/offer?src=ad", true, servers, visits, { "CF-IPCountry": "FR" }),
+      await measurePair("a page that is no entry", "/take/fr?src=ad", false, servers, visits),
     ];
     const misses = pairs.filter((pair) => !pair.holds).map((pair) => `${pair.request}: ${pair.addedP99Ms} ms added at p99 > ${addedP99BudgetMs}`);
     return {

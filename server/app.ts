@@ -6,7 +6,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { ServerBuild } from "react-router";
 import { contentSecurityPolicy, noThirdPartyOrigins, type ThirdPartyOrigins } from "./csp.js";
 import { installFrontDoor, type FrontDoorHooks, type ServerRuntime } from "./front-door.js";
-import { serveCachedPages, stripInternalHeaders, type GeoPageOf } from "./cached-pages.js";
+import { keptPageLookup, serveCachedPages, stripInternalHeaders, type GeoPageOf, type LocalePageOf } from "./cached-pages.js";
 import { passClientAddress } from "./client-address.js";
 import { onTheFlyCompression } from "./encoding.js";
 import { PageCache } from "./page-cache.js";
@@ -14,7 +14,8 @@ import { indexClientFiles } from "./prerendered.js";
 import { sendRepresentation, type Representation } from "./representation.js";
 import { rejectMalformedUrls, rejectUnsupportedMethods } from "./request-guard.js";
 import { serveBackOffice, serveDownloads } from "./app-bridge.js";
-import { splitTests, type RouteExperiment } from "./split-tests.js";
+import { isArmEntry } from "./arm-entry.js";
+import { splitTests, type RouteExperiment, type ServesInPlace } from "./split-tests.js";
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
   res.setHeader("X-Content-Type-Options", "nosniff");
@@ -34,6 +35,7 @@ interface EntryModule extends FrontDoorHooks {
   stopStore?: () => Promise<void>;
   rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
   geoPageOf?: GeoPageOf;
+  localePageOf?: LocalePageOf;
   handleAdminRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
   handleDownloadRequest?: (request: globalThis.Request) => Promise<globalThis.Response>;
   routeExperiment?: RouteExperiment;
@@ -51,6 +53,8 @@ function serveFiles(files: Map<string, Representation>) {
 function servePrerendered(files: Map<string, Representation>, rendersOwnOrder: EntryModule["rendersOwnOrder"], render: express.RequestHandler) {
   const serve = serveFiles(files);
   return (req: Request, res: Response, next: NextFunction): void => {
+    // An arm's page at its test's entry carries the visitor's token, which the file cannot: the page cache answers it.
+    if (isArmEntry(res)) return next();
     // A buyer's own upsell and thank-you pages (and their data) are rendered, never the static file.
     if (files.has(req.path) && rendersOwnOrder?.(req.path, req.headers.cookie)) {
       void render(req, res, next);
@@ -112,7 +116,9 @@ export async function createApp(buildDir: string, runtime: ServerRuntime): Promi
   if (entry.handleDownloadRequest) app.use("/download/", serveDownloads(entry.handleDownloadRequest));
   const render = createRequestHandler({ build });
   // A split test's entry path redirects to its arm before any page (prerendered or cached) is served.
-  if (entry.routeExperiment) app.use(splitTests(entry.routeExperiment, entry.geoPageOf, runtime.settings.publicUrlIsHttps));
+  const keptPage = entry.geoPageOf ? keptPageLookup({ cache: pageCache, geoPageOf: entry.geoPageOf, localePageOf: entry.localePageOf, rendersOwnOrder: entry.rendersOwnOrder }) : undefined;
+  const servesInPlace: ServesInPlace = (location, header, cookieHeader) => keptPage?.(location, header, cookieHeader, true) !== undefined;
+  if (entry.routeExperiment) app.use(splitTests(entry.routeExperiment, entry.geoPageOf, runtime.settings.publicUrlIsHttps, servesInPlace));
   app.use(servePrerendered(clientFiles.pages, entry.rendersOwnOrder, render));
   const clientStatic = express.static(clientDir, {
     index: false,
@@ -124,7 +130,7 @@ export async function createApp(buildDir: string, runtime: ServerRuntime): Promi
     },
   });
   // Pages without a locale, from the page cache (before the disk, which has nothing at their paths).
-  if (entry.geoPageOf) app.use(serveCachedPages({ build, cache: pageCache, geoPageOf: entry.geoPageOf, rendersOwnOrder: entry.rendersOwnOrder, origins, mode }));
+  if (entry.geoPageOf) app.use(serveCachedPages({ build, cache: pageCache, geoPageOf: entry.geoPageOf, localePageOf: entry.localePageOf, rendersOwnOrder: entry.rendersOwnOrder, origins, mode }));
   // The build's `.br` and `.gz` twins are answers' encodings, not files of their own.
   app.use((req, res, next) => (/\.(?:br|gz)$/.test(req.path) ? next() : clientStatic(req, res, next)));
   app.use(render);

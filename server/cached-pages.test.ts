@@ -5,7 +5,8 @@ import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { serveCachedPages, stripInternalHeaders } from "./cached-pages";
+import { markArmEntry } from "./arm-entry";
+import { keptPageLookup, serveCachedPages, stripInternalHeaders, type LocalePageOf } from "./cached-pages";
 import { cachedRenderHeader, noThirdPartyOrigins } from "./csp";
 import { onTheFlyCompression } from "./encoding";
 import { PageCache } from "./page-cache";
@@ -47,10 +48,10 @@ function buildOfOnePage(): ServerBuild {
         },
       },
     },
-    routes: { root: route("root", ""), offer2: route("offer2", "offer2", "root") },
+    routes: { root: route("root", ""), offer2: route("offer2", "offer2", "root"), "offer2-2": route("offer2-2", "offer2/:locale", "root") },
     assets: {
       entry: { module: "/entry.js", imports: [] },
-      routes: { root: manifestRoute("root", ""), offer2: manifestRoute("offer2", "offer2", "root") },
+      routes: { root: manifestRoute("root", ""), offer2: manifestRoute("offer2", "offer2", "root"), "offer2-2": manifestRoute("offer2-2", "offer2/:locale", "root") },
       url: "/manifest.js",
       version: "test",
     },
@@ -112,5 +113,66 @@ describe("serveCachedPages", () => {
       expect(html).toContain(JSON.stringify({ renderedSearch: carried }));
       for (const other of [first, second]) if (other !== token) expect(html).not.toContain(other);
     }
+  });
+});
+
+describe("an arm's page answered at its test's entry address", () => {
+  let server: Server;
+  let base = "";
+  const cache = new PageCache<Representation>(8 * 1024 * 1024);
+  const token = "AZm3xQ2b8fGh1-_kLmNoPqRs0123456789ab";
+  const geoPageOf = () => undefined;
+  const localePageOf: LocalePageOf = (pathname) => (pathname === "/offer2/fr" || pathname === "/nowhere/fr" ? { route: pathname === "/nowhere/fr" ? "offer" : "offer2", geo: "FR", geoHeaders: [] } : undefined);
+  /** Where the split-test step sends each entry here, as `split-tests.ts` does. */
+  const arms: Record<string, string> = { "/offer/fr": `/offer2/fr?src=ad&xp=k3j9x2ab.1.${token}`, "/broken/fr": `/nowhere/fr?xp=k3j9x2ab.1.${token}` };
+
+  beforeAll(async () => {
+    const app = express();
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      const arm = arms[req.path];
+      if (arm) {
+        markArmEntry(res, arm);
+        req.url = arm;
+      }
+      next();
+    });
+    app.use(serveCachedPages({ build: buildOfOnePage(), cache, origins: noThirdPartyOrigins, geoPageOf, localePageOf }));
+    app.use((req, res) => res.status(404).send(`not kept: ${req.url}`));
+    server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it("is the arm's page with the visitor's token, kept by no cache, while the locale page itself stays the prerendered file's", async () => {
+    const response = await fetch(`${base}/offer/fr?src=ad`, { headers: { "accept-encoding": "gzip" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("content-location")).toBe(arms["/offer/fr"]);
+    expect(await response.text()).toContain(`href="/checkout/fr?src=ad&amp;xp=k3j9x2ab.1.${token}"`);
+    // Asked for at its own address, a page with a locale is not the page cache's to answer.
+    const own = await fetch(`${base}/offer2/fr?src=ad&xp=k3j9x2ab.1.${token}`);
+    expect([own.status, await own.text()]).toEqual([404, `not kept: /offer2/fr?src=ad&xp=k3j9x2ab.1.${token}`]);
+  });
+
+  it("goes by the redirect when the arm's page cannot be kept", async () => {
+    // The render of a page that does not exist reports its 404.
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = await fetch(`${base}/broken/fr`, { redirect: "manual" }).finally(() => quiet.mockRestore());
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(arms["/broken/fr"]);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("content-location")).toBeNull();
+  });
+
+  it.each([
+    ["/offer2/fr?src=ad", true, true],
+    ["/offer2/fr?src=ad", false, false],
+    ["/offer2/fr?src=ad&gclid=abc", true, false],
+    ["/offer2/fr.data", true, false],
+    ["/elsewhere/fr", true, false],
+  ])("keptPageLookup(%s, armEntry %s) finds a page: %s", (url, armEntry, found) => {
+    const lookup = keptPageLookup({ cache, geoPageOf, localePageOf });
+    expect(lookup(url, () => undefined, undefined, armEntry) !== undefined).toBe(found);
   });
 });

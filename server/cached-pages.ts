@@ -18,6 +18,7 @@ import {
 } from "./page-cache.js";
 import { gzipForVisitor, gzipPieces, type GzipPieces } from "./visitor-gzip.js";
 import { representation, sendRepresentation, type Representation } from "./representation.js";
+import { isArmEntry, redirectToArm } from "./arm-entry.js";
 
 /** What the app's server build says about a path without a locale (see `app/funnel/geo-page.server.ts`). */
 export interface GeoPage {
@@ -29,6 +30,8 @@ export interface GeoPage {
   geoHeaders: readonly string[];
 }
 export type GeoPageOf = (pathname: string, header: (name: string) => string | undefined) => GeoPage | undefined;
+/** The same for a path with a locale, whose market no header changes (`geo` is its locale's). */
+export type LocalePageOf = (pathname: string) => GeoPage | undefined;
 
 /** Removes the headers that ask for a render without a nonce from every request received. */
 export function stripInternalHeaders(req: Request, _res: Response, next: NextFunction): void {
@@ -76,11 +79,48 @@ interface Rendered {
   cached?: Representation;
 }
 
-export interface CachedPagesOptions {
-  build: ServerBuild;
+export interface KeptPageOptions {
   cache: PageCache<Representation>;
   geoPageOf: GeoPageOf;
-  rendersOwnOrder?: (pathname: string, cookieHeader: string | undefined) => boolean;
+  localePageOf?: LocalePageOf | undefined;
+  rendersOwnOrder?: ((pathname: string, cookieHeader: string | undefined) => boolean) | undefined;
+}
+
+export interface KeptPage {
+  page: GeoPage;
+  /** The query the page is kept under (an `xp` token replaced by the stand-in) and the visitor's token. */
+  search: string;
+  token: string | null;
+}
+
+/**
+ * Whether a request is answered from the page cache, and as which page. A path with a locale is
+ * prerendered; it is kept here only as a split test's arm page answered at its test's entry
+ * address (`armEntry`), which must carry the visitor's own token as no prerendered file can.
+ */
+export function keptPageLookup({ cache, geoPageOf, localePageOf, rendersOwnOrder }: KeptPageOptions) {
+  return (url: string, header: (name: string) => string | undefined, cookieHeader: string | undefined, armEntry: boolean): KeptPage | undefined => {
+    if (!cache.enabled) return undefined;
+    const queryStart = url.indexOf("?");
+    const path = queryStart === -1 ? url : url.slice(0, queryStart);
+    const isData = path.endsWith(".data");
+    const pagePath = !isData ? path : path === "/_root.data" ? "/" : path.slice(0, -".data".length);
+    const { search, token } = cachedSearch(queryStart === -1 ? "" : url.slice(queryStart));
+    if (!cacheableQuery(search, isData)) return undefined;
+    let page: GeoPage | undefined;
+    try {
+      page = geoPageOf(pagePath, header) ?? (armEntry && !isData ? localePageOf?.(pagePath) : undefined);
+    } catch {
+      page = undefined;
+    }
+    if (!page || !cacheableRouteNames.has(page.route)) return undefined;
+    if (rendersOwnOrder?.(path, cookieHeader)) return undefined;
+    return { page, search, token };
+  };
+}
+
+export interface CachedPagesOptions extends KeptPageOptions {
+  build: ServerBuild;
   /** The third-party origins the pages' policy allows, from the settings. */
   origins: ThirdPartyOrigins;
   /** React Router's mode (the server's `NODE_ENV`). */
@@ -98,8 +138,9 @@ export interface CachedPagesOptions {
  * it is asked for again, never per answer. Concurrent misses of one key share one render.
  * Everything else, a buyer's own upsell among it, goes on to the per-request render.
  */
-export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, origins, mode, now = () => new Date() }: CachedPagesOptions): RequestHandler {
+export function serveCachedPages({ build, cache, geoPageOf, localePageOf, rendersOwnOrder, origins, mode, now = () => new Date() }: CachedPagesOptions): RequestHandler {
   const handle = createFetchHandler(build, mode);
+  const keptPage = keptPageLookup({ cache, geoPageOf, localePageOf, rendersOwnOrder });
   const staticPolicy = contentSecurityPolicy([], origins);
   const inFlight = new Map<string, Promise<Rendered>>();
   const improving = new WeakSet<Representation>();
@@ -209,6 +250,8 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, ori
     const { encoding, encoded } = await encodeForVisitor(req.headers["accept-encoding"], kept, token);
     markPrecompressed(res);
     for (const [name, value] of Object.entries(kept.headers)) res.setHeader(name, value);
+    // At a split test's entry address the answer is one visitor's arm: no cache may keep it.
+    if (isArmEntry(res)) res.setHeader("Cache-Control", "no-store");
     res.setHeader("Content-Security-Policy", visitorPolicy(kept, token));
     for (const field of kept.vary) res.vary(field);
     res.vary("Accept-Encoding");
@@ -235,25 +278,17 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, ori
   }
 
   return (req, res, next) => {
-    if (!cache.enabled || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    const header = (name: string) => {
+      const value = req.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value.join(", ") : value;
+    };
+    // `url`, not `originalUrl`: an arm's page answered at its entry goes on as the arm's address.
+    const kept = keptPage(req.url, header, req.headers.cookie, isArmEntry(res));
+    if (!kept) return next();
+    const { page, search, token } = kept;
     const path = req.path;
-    const isData = path.endsWith(".data");
-    const pagePath = !isData ? path : path === "/_root.data" ? "/" : path.slice(0, -".data".length);
-    const queryStart = req.originalUrl.indexOf("?");
-    const { search, token } = cachedSearch(queryStart === -1 ? "" : req.originalUrl.slice(queryStart));
-    if (!cacheableQuery(search, isData)) return next();
-    let page: GeoPage | undefined;
-    try {
-      page = geoPageOf(pagePath, (name) => {
-        const value = req.headers[name.toLowerCase()];
-        return Array.isArray(value) ? value.join(", ") : value;
-      });
-    } catch {
-      page = undefined;
-    }
-    if (!page || !cacheableRouteNames.has(page.route)) return next();
-    if (rendersOwnOrder?.(path, req.headers.cookie)) return next();
-
+    const queryStart = req.url.indexOf("?");
     const generation = cacheGeneration(build.assets.version, now());
     const { key, page: pageKey } = pageCacheKey({ path, geo: page.geo, search });
     const hit = cache.get(generation, key);
@@ -265,17 +300,19 @@ export function serveCachedPages({ build, cache, geoPageOf, rendersOwnOrder, ori
     }
     const flightKey = `${generation}\n${key}`;
     const shared = inFlight.get(flightKey);
-    const flight = shared ?? render(req, `${queryStart === -1 ? req.originalUrl : req.originalUrl.slice(0, queryStart)}${search}`, page, generation, key, pageKey, token !== null).finally(() => inFlight.delete(flightKey));
+    const flight = shared ?? render(req, `${queryStart === -1 ? req.url : req.url.slice(0, queryStart)}${search}`, page, generation, key, pageKey, token !== null).finally(() => inFlight.delete(flightKey));
     if (!shared) inFlight.set(flightKey, flight);
     flight.then(
       (rendered) => {
         if (rendered.cached && token !== null) sendForVisitor(req, res, rendered.cached, token, "miss").catch(next);
         else if (rendered.cached) sendRepresentation(req, res, rendered.cached, { "X-Cache": "miss" });
+        // An arm's page that could not be kept is not answered at the entry: the visitor goes there.
+        else if (isArmEntry(res)) redirectToArm(res);
         // Requests that waited for another's render only share a page that may be kept.
         else if (shared) next();
         else sendUncached(res, rendered, token);
       },
-      (error: unknown) => next(shared ? undefined : error),
+      (error: unknown) => (isArmEntry(res) ? redirectToArm(res) : next(shared ? undefined : error)),
     );
   };
 }

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isArmEntry } from "./arm-entry";
 import { splitTests, type RouteExperiment } from "./split-tests";
 
 /** What the server's step hands the app, and how it answers; the app's decisions have their own tests. */
@@ -11,15 +12,17 @@ describe("splitTests", () => {
     asked.push({ method: request.method, pathname: request.pathname, search: request.search, geo: request.geoMarket(), secure: request.secure, cookie: request.header("cookie") });
     if (request.pathname === "/broken") throw new Error("the database is away");
     if (request.pathname !== "/offer") return null;
-    return { location: `/offer2${request.search}${request.search ? "&" : "?"}xp=abcdefgh.1`, cookies: ["vitanor_xp=abcdefgh.1; Path=/"] };
+    return { location: `/offer2${request.search}${request.search ? "&" : "?"}xp=abcdefgh.1`, cookies: ["vitanor_xp=abcdefgh.1; Path=/"], servableInPlace: true };
   };
   let base = "";
   let server: ReturnType<express.Express["listen"]>;
   beforeAll(async () => {
     const app = express();
-    app.use(splitTests(route, (pathname) => (pathname === "/offer" ? { route: "offer", geo: "FR", geoHeaders: [] } : undefined), true));
+    // The server keeps the arm's page for a query with `src` only.
+    const servesInPlace = (location: string) => location.includes("src=");
+    app.use(splitTests(route, (pathname) => (pathname === "/offer" ? { route: "offer", geo: "FR", geoHeaders: [] } : undefined), true, servesInPlace));
     app.use((req, res) => {
-      res.send(`reached ${req.method} ${req.path}`);
+      res.send(`reached ${req.method} ${req.path}${isArmEntry(res) ? ` as ${req.url} for ${req.originalUrl}` : ""}`);
     });
     server = app.listen(0, "127.0.0.1");
     await once(server, "listening");
@@ -29,13 +32,22 @@ describe("splitTests", () => {
     server.close();
   });
 
-  it("answers an entry with the app's redirect, its cookie and no-store, the query as sent", async () => {
+  it("answers an entry with the arm's page at the address asked for when the server keeps it, naming the arm's address", async () => {
     const response = await fetch(`${base}/offer?src=v%202&b=1`, { redirect: "manual", headers: { cookie: "vitanor_consent=granted" } });
-    expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/offer2?src=v%202&b=1&xp=abcdefgh.1");
-    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("reached GET /offer2 as /offer2?src=v%202&b=1&xp=abcdefgh.1 for /offer?src=v%202&b=1");
+    expect(response.headers.get("content-location")).toBe("/offer2?src=v%202&b=1&xp=abcdefgh.1");
     expect(response.headers.get("set-cookie")).toBe("vitanor_xp=abcdefgh.1; Path=/");
     expect(asked.at(-1)).toEqual({ method: "GET", pathname: "/offer", search: "?src=v%202&b=1", geo: "FR", secure: true, cookie: "vitanor_consent=granted" });
+  });
+
+  it("answers an entry with the app's redirect, its cookie and no-store when the server does not keep the arm's page", async () => {
+    const response = await fetch(`${base}/offer?b=1`, { redirect: "manual", headers: { cookie: "vitanor_consent=granted" } });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/offer2?b=1&xp=abcdefgh.1");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("set-cookie")).toBe("vitanor_xp=abcdefgh.1; Path=/");
+    expect(response.headers.get("content-location")).toBeNull();
   });
 
   it.each([

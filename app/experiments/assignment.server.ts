@@ -40,6 +40,12 @@ export interface EntryRequest {
 export interface Redirect {
   location: string;
   cookies: string[];
+  /**
+   * The location is an arm's page carrying its `xp`: the server may answer it at the requested
+   * address instead of redirecting, when it keeps that page (docs/decisions/0028-split-tests.md).
+   * A redirect without an `xp` (a shipped test's, a crawler's) always goes by a redirect.
+   */
+  servableInPlace: boolean;
 }
 
 export type Decision =
@@ -103,7 +109,7 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
     // no test redirects, so no pair of stored tests can send a request round in a circle, whatever
     // the back office let through when they were saved.
     if (xp === null && live.has(splitLocale(target).path)) return pass;
-    return { kind: "redirect", redirect: { location: `${target}${searchWith(request.search, xp)}`, cookies }, exposure: null };
+    return { kind: "redirect", redirect: { location: `${target}${searchWith(request.search, xp)}`, cookies, servableInPlace: xp !== null }, exposure: null };
   };
 
   // A request a live test has sent here already is never sent on again: two tests pointing at each

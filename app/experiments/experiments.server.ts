@@ -182,12 +182,17 @@ export async function loadLiveExperiments(db: Queryable): Promise<LiveExperiment
   return live;
 }
 
-/** How long another instance's change may take to reach this one. */
+/** How long another instance's change may take to reach this one, give or take one read. */
 const liveExperimentsMaxAgeMs = 2_000;
 let cached: { at: number; live: LiveExperiments } | null = null;
 let loading: Promise<LiveExperiments> | null = null;
 
-/** The live experiments, read again at most every two seconds (and at once after a change here). */
+/**
+ * The live experiments, read again at most every two seconds (and at once after a change here).
+ * When the list is older than that, the request is answered from it while the next one loads:
+ * no visitor's entry waits on the database. Only after a change made here, or at start, is there
+ * no list to answer from, and the caller waits for the read.
+ */
 export async function liveExperiments(db: Queryable, now = Date.now()): Promise<LiveExperiments> {
   if (cached && now - cached.at < liveExperimentsMaxAgeMs) return cached.live;
   loading ??= loadLiveExperiments(db)
@@ -198,7 +203,10 @@ export async function liveExperiments(db: Queryable, now = Date.now()): Promise<
     .finally(() => {
       loading = null;
     });
-  return loading;
+  if (!cached) return loading;
+  // A failed read keeps the older list; the next request tries again.
+  loading.catch((error: unknown) => console.error(error));
+  return cached.live;
 }
 
 function forgetLiveExperiments(): void {

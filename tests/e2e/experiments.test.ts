@@ -118,20 +118,30 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     await support.context().close();
   });
 
-  it("splits visitors with one redirect for every arm, with and without a locale, keeping the query, and no cookie before consent", async () => {
+  it("splits visitors at the entry's own address for every arm, with and without a locale, keeping the query, and no cookie before consent", async () => {
     for (let visitor = 0; visitor < 120; visitor++) {
       const path = visitor % 2 === 0 ? "/offer/fr?src=ad7&utm_source=mail" : "/offer?src=ad7";
       const response = await visit(path);
-      expect(response.status).toBe(302);
+      // The arm's page itself, without a redirect: one visitor's, so no cache keeps it, and it names its own address.
+      expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect(response.headers.get("set-cookie")).toBeNull();
-      const location = response.headers.get("location") ?? "";
-      const match = new RegExp(`^/(offer2?)(/fr)?\\?src=ad7(&utm_source=mail)?&xp=${key}\\.([01])\\.${token}$`).exec(location);
-      expect(match, location).not.toBeNull();
+      const address = response.headers.get("content-location") ?? "";
+      const match = new RegExp(`^/(offer2?)(/fr)?\\?src=ad7(&utm_source=mail)?&xp=${key}\\.([01])\\.${token}$`).exec(address);
+      expect(match, address).not.toBeNull();
       expect(match?.[1]).toBe(match?.[4] === "0" ? "offer" : "offer2");
       expect(Boolean(match?.[2])).toBe(visitor % 2 === 0);
+      // The page tells the browser the same address, which it shows before the router starts.
+      expect(await response.text()).toContain(`data-address="${address.replaceAll("&", "&amp;")}"`);
       assigned.set(match?.[4] ?? "", (assigned.get(match?.[4] ?? "") ?? 0) + 1);
     }
+    // A query no kept page is rendered for (a click id unique to one visit) still goes by a redirect.
+    const clicked = await visit("/offer/fr?src=ad7&gclid=abc123");
+    expect(clicked.status).toBe(302);
+    expect(clicked.headers.get("cache-control")).toBe("no-store");
+    const clickedArm = new RegExp(`^/offer2?/fr\\?src=ad7&gclid=abc123&xp=${key}\\.([01])\\.${token}$`).exec(clicked.headers.get("location") ?? "")?.[1];
+    expect(clickedArm).toBeDefined();
+    assigned.set(clickedArm ?? "", (assigned.get(clickedArm ?? "") ?? 0) + 1);
     expect(assigned.get("0")).toBeGreaterThan(30);
     expect(assigned.get("1")).toBeGreaterThan(30);
 
@@ -159,7 +169,7 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     // A return visit gets the same arm and the same exposure: one visitor, counted once.
     for (let again = 0; again < 5; again++) {
       const back = await visit("/offer/fr", { cookie: `vitanor_consent=granted; vitanor_xp=${kept}` });
-      expect(back.headers.get("location")).toBe(`${arm === "0" ? "/offer" : "/offer2"}/fr?xp=${kept}`);
+      expect(back.headers.get("content-location")).toBe(`${arm === "0" ? "/offer" : "/offer2"}/fr?xp=${kept}`);
     }
   });
 
@@ -170,11 +180,14 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
       const context = await browser.newContext({ javaScriptEnabled: false, userAgent: personAgent, extraHTTPHeaders: { "cf-ipcountry": "FR" } });
       const person = await context.newPage();
       const served = await person.goto(`${server.url}/offer?src=ad7`);
-      const xp = new URL(person.url()).searchParams.get("xp") ?? "";
+      // Without scripts the address bar keeps the entry's address; the answer names the arm's.
+      expect(new URL(person.url()).pathname).toBe("/offer");
+      const armAddress = new URL(served?.headers()["content-location"] ?? "", server.url);
+      const xp = armAddress.searchParams.get("xp") ?? "";
       expect(xp).toMatch(new RegExp(`^${key}\\.[01]\\.${token}$`));
       const arm = xp.split(".")[1] ?? "";
       assigned.set(arm, (assigned.get(arm) ?? 0) + 1);
-      expect(new URL(person.url()).pathname).toBe(arm === "0" ? "/offer" : "/offer2");
+      expect(armAddress.pathname).toBe(arm === "0" ? "/offer" : "/offer2");
       // The geo arm page comes from the page cache, kept once per arm.
       expect(["hit", "miss"]).toContain(served?.headers()["x-cache"]);
       expect(await person.content()).not.toContain(seen[0] ?? "no earlier token");
