@@ -2,6 +2,7 @@ import { z } from "zod";
 import deliveryFile from "../../content/commerce/delivery.json";
 import methodsFile from "../../content/commerce/payment-methods.json";
 import methodReasonsFile from "../../content/commerce/payment-method-reasons.json";
+import providerReturnPagesFile from "../../content/commerce/provider-return-pages.json";
 import vatFile from "../../content/commerce/vat.json";
 import { vatClasses, type VatClass } from "../catalog/schema";
 import { parseContent } from "../platform/content-file";
@@ -57,10 +58,25 @@ type LiveMethodId = keyof typeof methodsFile.methods;
 
 /** A provider's id: that it names a provider the store has is checked beside the composition's list (`composition/payment-providers.server.test.ts`). */
 const providerId = z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a payment provider's id");
+/**
+ * How a method's mark on the pages reads: described in the page's language by a `payment.*` message
+ * (`described`), or by its brand's own name (`brand`); one of the two.
+ */
+const markLabel = {
+  described: z.string().regex(/^payment\.[a-z]+$/, "must be a payment.* message's key").optional(),
+  brand: z.string().min(1).optional(),
+};
+const oneMarkLabel = (method: { described?: string; brand?: string }) => (method.described === undefined) !== (method.brand === undefined);
+const oneMarkLabelMessage = { message: "needs either `described` (a message's key) or `brand`, not both" };
 const methodsFileSchema = z
   .object({
-    testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean() }).strict()]))).strict(),
-    methods: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a method's id"), z.object({ provider: providerId, reusable: z.boolean() }).strict()),
+    testGateway: z
+      .object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean(), ...markLabel }).strict().refine(oneMarkLabel, oneMarkLabelMessage)])))
+      .strict(),
+    methods: z.record(
+      z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a method's id"),
+      z.object({ provider: providerId, reusable: z.boolean(), ...markLabel }).strict().refine(oneMarkLabel, oneMarkLabelMessage),
+    ),
     // A market a method's provider must not be offered in is the provider's to say (`ProviderDescription.notOfferedIn`).
     markets: z.object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.string()).min(1)]))).strict(),
   })
@@ -107,6 +123,13 @@ const methods = parseContent("content/commerce/payment-methods.json", methodsFil
   markets: Record<CountryCode, LiveMethodId[]>;
 };
 parseContent("content/commerce/payment-method-reasons.json", methodReasonsFileSchema, methodReasonsFile);
+
+/**
+ * A provider's return page, by provider id: one path segment, the route table's row for it (its
+ * twin carries the step the buyer continues to). Kept while orders in flight may come back to it.
+ */
+const providerReturnPagesSchema = z.record(providerId, z.string().regex(/^\/[a-z][a-z0-9-]*$/, "must be a path of one segment, such as /provider-return"));
+parseContent("content/commerce/provider-return-pages.json", providerReturnPagesSchema, providerReturnPagesFile);
 
 /** The delivery country of a market, ISO 3166-1 alpha-2 (CH-FR delivers to CH). */
 export function deliveryCountry(market: Market): string {

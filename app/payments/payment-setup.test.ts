@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { paymentMarksFor, paymentSetupOf, unknownPaymentSetup } from "./payment-setup";
+import methodsFile from "../../content/commerce/payment-methods.json";
+import { paymentMarkLabel, paymentMarksFor, paymentSetupOf, unknownPaymentSetup, type PaymentMarkId } from "./payment-setup";
 
 describe("paymentMarksFor", () => {
   const testMode = paymentSetupOf(["test"]);
@@ -17,5 +19,31 @@ describe("paymentMarksFor", () => {
     ["XX", paymentSetupOf(["stripe"]), []],
   ])("%s with %j shows %j", (country, setup, marks) => {
     expect(paymentMarksFor(country, setup)).toEqual(marks);
+  });
+});
+
+describe("paymentMarkLabel", () => {
+  it.each([
+    ["card", { described: "payment.card" }],
+    ["bank", { described: "payment.bank" }],
+    ["paypal", { described: "payment.paypal" }],
+    ["klarna", { brand: "Klarna" }],
+    ["eps", { brand: "eps-Überweisung" }],
+  ] as const)("reads %s as %j", (mark, label) => {
+    expect(paymentMarkLabel(mark as PaymentMarkId)).toEqual(label);
+  });
+
+  it("describes marks only with messages every locale has", () => {
+    const marks = [...Object.keys(methodsFile.methods), ...Object.keys(methodsFile.testGateway)] as PaymentMarkId[];
+    const keys = marks.flatMap((mark) => {
+      const label = paymentMarkLabel(mark);
+      return "described" in label ? [label.described] : [];
+    });
+    expect(keys.length).toBeGreaterThan(0);
+    const folder = new URL("../../content/messages/", import.meta.url);
+    for (const file of readdirSync(folder)) {
+      const messages = JSON.parse(readFileSync(new URL(file, folder), "utf8")) as Record<string, string>;
+      for (const key of keys) expect(messages[key], `${key} in ${file}`).toBeTruthy();
+    }
   });
 });

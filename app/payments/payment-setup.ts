@@ -34,3 +34,13 @@ export function paymentMarksFor(country: string, setup: PaymentSetup): PaymentMa
     return id === "card" && setup.has(testGatewayId) ? ["card", "bank"] : [];
   });
 }
+
+/** How a mark reads: described in the page's language (a message's key), or by the method's brand. */
+export type PaymentMarkLabel = { readonly described: string } | { readonly brand: string };
+
+/** What `content/commerce/payment-methods.json` says a mark reads as; a mark it does not describe reads as its id. */
+export function paymentMarkLabel(id: PaymentMarkId): PaymentMarkLabel {
+  const method: { described?: string; brand?: string } | undefined = (methodsFile.methods as Record<string, object>)[id] ?? (methodsFile.testGateway as Record<string, object>)[id];
+  if (method?.described) return { described: method.described };
+  return { brand: method?.brand ?? id };
+}
