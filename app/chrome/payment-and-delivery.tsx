@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { StoreImage } from "../image/store-image";
-import { paymentMarkLabel, paymentMarksFor, paymentSetupOf, unknownPaymentSetup, type PaymentSetup } from "../payments/payment-setup";
+import { paymentMarkText, paymentMarksFor, paymentSetupOf, unknownPaymentSetup, type PaymentSetup } from "../payments/payment-setup";
 import { afterPageLoad } from "../platform/idle";
 import { fetchRuntimeSettings } from "../platform/runtime-settings";
 import { useStorefront } from "../market/storefront-context";
@@ -34,15 +34,11 @@ export function PaymentMethods({ testId = "payment-methods" }: { testId?: string
   const methods = paymentMarksFor(market.country, usePaymentSetup());
   return (
     <ul className="payment-delivery__methods" aria-label={t("footer.paymentMethods")} data-testid={testId}>
-      {methods.map((method) => {
-        // Described in the page's language, or by the method's brand (content/commerce/payment-methods.json).
-        const label = paymentMarkLabel(method);
-        return (
-          <li key={method}>
-            <StoreImage src={`payment/${method}.svg`} preset="payment" alt={"described" in label ? t(label.described) : label.brand} />
-          </li>
-        );
-      })}
+      {methods.map((method) => (
+        <li key={method}>
+          <StoreImage src={`payment/${method}.svg`} preset="payment" alt={paymentMarkText(method, t)} />
+        </li>
+      ))}
     </ul>
   );
 }

@@ -58,34 +58,30 @@ type LiveMethodId = keyof typeof methodsFile.methods;
 
 /** A provider's id: that it names a provider the store has is checked beside the composition's list (`composition/payment-providers.server.test.ts`). */
 const providerId = z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a payment provider's id");
-/**
- * How a method's mark on the pages reads: described in the page's language by a `payment.*` message
- * (`described`), or by its brand's own name (`brand`); one of the two.
- */
-const markLabel = {
-  described: z.string().regex(/^payment\.[a-z]+$/, "must be a payment.* message's key").optional(),
-  brand: z.string().min(1).optional(),
-};
-const oneMarkLabel = (method: { described?: string; brand?: string }) => (method.described === undefined) !== (method.brand === undefined);
-const oneMarkLabelMessage = { message: "needs either `described` (a message's key) or `brand`, not both" };
 const methodsFileSchema = z
   .object({
-    testGateway: z
-      .object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean(), ...markLabel }).strict().refine(oneMarkLabel, oneMarkLabelMessage)])))
-      .strict(),
-    methods: z.record(
-      z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a method's id"),
-      z.object({ provider: providerId, reusable: z.boolean(), ...markLabel }).strict().refine(oneMarkLabel, oneMarkLabelMessage),
-    ),
+    testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean() }).strict()]))).strict(),
+    methods: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a method's id"), z.object({ provider: providerId, reusable: z.boolean() }).strict()),
+    // What each method's mark on the pages reads as: described in the page's language by a
+    // `payment.*` message, or by its brand's own name; one of the two.
+    described: z.record(z.string(), z.string().regex(/^payment\.[a-z]+$/, "must be a payment.* message's key")),
+    brands: z.record(z.string(), z.string().min(1)),
     // A market a method's provider must not be offered in is the provider's to say (`ProviderDescription.notOfferedIn`).
     markets: z.object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.string()).min(1)]))).strict(),
   })
   .strict()
-  .superRefine(({ methods, markets }, context) => {
+  .superRefine(({ testGateway, methods, described, brands, markets }, context) => {
     for (const [country, offered] of Object.entries(markets)) {
       for (const [index, id] of offered.entries()) {
         if (!(id in methods)) context.addIssue({ code: "custom", path: ["markets", country, index], message: `"${id}" is not one of the methods above` });
       }
+    }
+    const marks = new Set([...Object.keys(testGateway), ...Object.keys(methods)]);
+    for (const id of marks) {
+      if ((id in described) === (id in brands)) context.addIssue({ code: "custom", path: ["described"], message: `"${id}" needs its mark's text either in described or in brands` });
+    }
+    for (const id of [...Object.keys(described), ...Object.keys(brands)]) {
+      if (!marks.has(id)) context.addIssue({ code: "custom", path: ["described"], message: `"${id}" is not a method above` });
     }
   });
 

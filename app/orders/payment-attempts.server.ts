@@ -24,8 +24,8 @@ export type AttemptRequest =
 
 /**
  * The details kept with an attempt: the tokens a provider's own fields made in the page (a
- * confirmation token or a payment method of its script). Card fields typed into our form (the test gateway's) are
- * never stored; a replay takes them from the request that brings them again.
+ * confirmation token or a payment method of its script). Card fields typed into our form (the test
+ * gateway's) are never stored; a replay takes them from the request that brings them again.
  */
 const keptDetailNames = ["paymentMethod"];
 
@@ -258,8 +258,8 @@ export async function runPaymentAttempt(
 
 /**
  * What a provider's page sends the buyer back to, or a webhook says: an open attempt asks the
- * provider (a provider that waits for the store to capture an approved payment captures it then); a closed one is cancelled there instead,
- * never captured, and what it took anyway goes back.
+ * provider (one that waits for the store to capture an approved payment captures it then); a
+ * closed one is cancelled there instead, never captured, and what it took anyway goes back.
  */
 export async function refreshAttempt(db: Database, provider: PaymentProvider, payment: Payment): Promise<{ order: Order | undefined; payment: Payment; outcome: PaymentOutcome | null }> {
   if (!payment.providerRef) return { order: await orderById(db, payment.orderId), payment, outcome: null };

@@ -333,8 +333,9 @@ const paidStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_re
 
 /**
  * The provider's word on how much of one payment it has given back in all (its total refunded of
- * that payment's charge or capture, as the provider's webhook module reads it), compared with that payment alone, never with the whole order: an order with an upsell
- * has a payment, and an event, per charge.
+ * that payment's charge or capture, as the provider's webhook module reads it), compared with that
+ * payment alone, never with the whole order: an order with an upsell has a payment, and an event,
+ * per charge.
  *
  * What the provider counts beyond the refunds this store knows of for the payment was refunded
  * elsewhere (the provider's dashboard): it is booked as a refund of that payment, so it leaves the

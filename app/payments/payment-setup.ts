@@ -35,12 +35,11 @@ export function paymentMarksFor(country: string, setup: PaymentSetup): PaymentMa
   });
 }
 
-/** How a mark reads: described in the page's language (a message's key), or by the method's brand. */
-export type PaymentMarkLabel = { readonly described: string } | { readonly brand: string };
-
-/** What `content/commerce/payment-methods.json` says a mark reads as; a mark it does not describe reads as its id. */
-export function paymentMarkLabel(id: PaymentMarkId): PaymentMarkLabel {
-  const method: { described?: string; brand?: string } | undefined = (methodsFile.methods as Record<string, object>)[id] ?? (methodsFile.testGateway as Record<string, object>)[id];
-  if (method?.described) return { described: method.described };
-  return { brand: method?.brand ?? id };
+/**
+ * What a mark reads as: described in the page's language when `content/commerce/payment-methods.json`
+ * gives it a message (`described`), else by its brand (`brands`), else by its id.
+ */
+export function paymentMarkText(id: PaymentMarkId, translate: (key: string) => string): string {
+  const key = (methodsFile.described as Readonly<Record<string, string>>)[id];
+  return key ? translate(key) : ((methodsFile.brands as Readonly<Record<string, string>>)[id] ?? id);
 }
