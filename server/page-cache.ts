@@ -8,8 +8,8 @@
  * Routes whose page is the same for every visitor of one market: the home page, the offer and
  * take routes, the quizzes and their summaries, the product pages, the upsells (the server
  * renders a buyer's own upsell when the order cookie is there), the terms and the app page.
- * Never cached: the checkout, the thank-you pages, paypal-confirm, the refund, feedback and
- * withdrawal forms, the back office, the test gateway, and any route not listed here.
+ * Never cached: the checkout, the thank-you pages, a payment provider's return page, the refund,
+ * feedback and withdrawal forms, the back office, the test gateway, and any route not listed here.
  */
 export const cacheableRouteNames: ReadonlySet<string> = new Set([
   "index",

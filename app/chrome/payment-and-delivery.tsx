@@ -1,21 +1,10 @@
 import { useEffect, useState } from "react";
 import { StoreImage } from "../image/store-image";
-import { paymentMarksFor, paymentSetupOf, unknownPaymentSetup, type PaymentSetup } from "../payments/payment-setup";
+import { paymentMarkText, paymentMarksFor, paymentSetupOf, unknownPaymentSetup, type PaymentSetup } from "../payments/payment-setup";
 import { afterPageLoad } from "../platform/idle";
 import { fetchRuntimeSettings } from "../platform/runtime-settings";
 import { useStorefront } from "../market/storefront-context";
 import { useTranslate } from "../market/translate";
-
-/** Cards, bank payments and PayPal accounts are described in the page's language; other methods by their brand. */
-const described = { card: "payment.card", paypal: "payment.paypal", bank: "payment.bank" } as const;
-const brandNames: Readonly<Record<string, string>> = {
-  bancontact: "Bancontact",
-  eps: "eps-Überweisung",
-  swish: "Swish",
-  mobilepay: "MobilePay",
-  twint: "TWINT",
-  klarna: "Klarna",
-};
 
 /**
  * Which providers take payments is known when the server starts, not when pages are prerendered,
@@ -47,7 +36,7 @@ export function PaymentMethods({ testId = "payment-methods" }: { testId?: string
     <ul className="payment-delivery__methods" aria-label={t("footer.paymentMethods")} data-testid={testId}>
       {methods.map((method) => (
         <li key={method}>
-          <StoreImage src={`payment/${method}.svg`} preset="payment" alt={method in described ? t(described[method as keyof typeof described]) : (brandNames[method] ?? method)} />
+          <StoreImage src={`payment/${method}.svg`} preset="payment" alt={paymentMarkText(method, t)} />
         </li>
       ))}
     </ul>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import methodsFile from "../../content/commerce/payment-methods.json";
+import providerReturnPages from "../../content/commerce/provider-return-pages.json";
 import { markets } from "../market/markets";
 import { paymentMethodsFor, providerOfMethod } from "../orders/commerce-content.server";
 import { checkoutParts } from "../payments/checkout-parts";
@@ -12,6 +13,10 @@ const providerIds = new Set([testGatewayId, ...paymentProviders.map((provider) =
 describe("the payment providers the store is composed of", () => {
   it("take every method the content names a provider for", () => {
     for (const [method, { provider }] of Object.entries(methodsFile.methods)) expect(providerIds, `${method}'s provider`).toContain(provider);
+  });
+
+  it("are each provider that has a return page of its own", () => {
+    for (const provider of Object.keys(providerReturnPages)) expect(providerIds, `${provider}'s return page`).toContain(provider);
   });
 
   it("each have at most one part of the checkout, and every part is a provider's", () => {

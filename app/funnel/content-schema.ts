@@ -93,7 +93,7 @@ export const funnelTextsSchema = z
       errors: z.object({ rating: text, comment: text, email: text }).strict(),
     }),
     addApp: z.object({ steps: texts(2) }).strict(),
-    paypalConfirm: z.object({ continue: text }).strict(),
+    paymentReturn: z.object({ continue: text }).strict(),
   })
   .strict();
 

@@ -22,8 +22,8 @@ import { findRouteEntry, type PageKind } from "./route-table";
  * |             | after it 2, …                                                               |
  * | thank-you   | `/thankyou`, `/offerthanks`                                                 |
  *
- * Not steps, so not counted: terms, refund, feedback, withdraw, paypal-confirm (a hop between
- * the provider and the next page), addapp and the not-found page.
+ * Not steps, so not counted: terms, refund, feedback, withdraw, a provider's return page (a hop
+ * between the provider and the next page), addapp and the not-found page.
  *
  * The take routes and the advertorial are where ads land, but they show the bundles and lead
  * straight to the checkout, and the home page's order button leads to take-2: counted as landing

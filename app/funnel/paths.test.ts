@@ -11,7 +11,6 @@ describe("routePath", () => {
     ["get2", ["de"], "/get/de"],
     ["offerV4-2", ["at"], "/offerV4/at"],
     ["terms-2", ["gb"], "/terms/gb"],
-    ["paypal-confirm-2", ["upsell"], "/paypal-confirm/upsell"],
     ["offerthanks", [], "/offerthanks"],
   ] as const)("%s %j is %s", (name, args, expected) => {
     expect(routePath(name, ...(args as unknown as []))).toBe(expected);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { prerenderPaths } from "./prerender";
-import { findRouteEntry, layoutNames, routeEntries, routeRows } from "./route-table";
+import { findRouteEntry, layoutNames, paymentReturnRows, routeEntries, routeRows } from "./route-table";
 
 /**
  * The funnel's routes, layout by layout (decision 1), plus the routes given to names without one
@@ -39,12 +39,12 @@ const namesInSpecification = [
 
 describe("route table", () => {
   it.each(Object.entries(specification))("layout %s has exactly the specified routes", (layout, paths) => {
-    const rows = routeRows.filter((row) => row.layout === layout).map((row) => row.path);
+    const rows = [...routeRows, ...paymentReturnRows].filter((row) => row.layout === layout).map((row) => row.path);
     expect(rows.sort()).toEqual([...paths].sort());
   });
 
   it("has one row per specified route and no other", () => {
-    expect(routeRows).toHaveLength(Object.values(specification).flat().length);
+    expect(routeRows.length + paymentReturnRows.length).toBe(Object.values(specification).flat().length);
   });
 
   it.each(namesInSpecification)("knows the route name %s", (name) => {

@@ -1,3 +1,5 @@
+import providerReturnPages from "../../content/commerce/provider-return-pages.json";
+
 /**
  * The route table (decision 1), one row per plain route. Everything else about
  * routing — `routes.ts`, the path builders, `<html data-route data-layout>` and the route tests —
@@ -27,7 +29,7 @@ export type PageKind =
   | "summary"
   | "upsell"
   | "thank-you"
-  | "paypal-confirm"
+  | "payment-return"
   | "refund"
   | "terms"
   | "feedback"
@@ -87,7 +89,6 @@ export const routeRows = [
   { path: "/fibergum", layout: "empty", page: "product" },
   { path: "/hypnotherapy", layout: "empty", page: "product" },
   { path: "/hypnotherapyy", layout: "empty", page: "product" },
-  { path: "/paypal-confirm", layout: "empty", page: "paypal-confirm", twin: "from" },
   { path: "/refund", layout: "empty", page: "refund" },
   { path: "/terms", layout: "empty", page: "terms" },
   { path: "/upsell", layout: "empty", page: "upsell" },
@@ -124,6 +125,19 @@ export const routeRows = [
   { path: "/review-policy", layout: "default", page: "review-policy" },
 ] as const satisfies readonly RouteRow[];
 
+/**
+ * The pages a payment provider's own pages send the buyer back to, one per provider that has one
+ * (`content/commerce/provider-return-pages.json`, which the provider's return address is built from
+ * too): `/<page>/:from`, where `from` names the funnel step the buyer continues to. A page stays as
+ * long as orders in flight may come back to it.
+ */
+export const paymentReturnRows: readonly RouteRow[] = Object.values(providerReturnPages as Readonly<Record<string, string>>).map((path) => ({
+  path: path as `/${string}`,
+  layout: "empty",
+  page: "payment-return",
+  twin: "from",
+}));
+
 type Row = (typeof routeRows)[number];
 type PlainNameOf<P extends string> = P extends "/" ? "index" : P extends `/${infer N}` ? N : never;
 /** `/x/:locale` is `x-2`, except `/get/:locale`, which is named `get2` (decision 41). */
@@ -135,8 +149,11 @@ export type TwinRouteName = TwinNameOf<PlainNameOf<TwinRow["path"]>>;
 export type RouteName = PlainRouteName | TwinRouteName;
 
 export interface RouteEntry {
-  /** Used by the order button, the footer and `data-route`; also the React Router route id. */
-  readonly name: RouteName;
+  /**
+   * Used by the order button, the footer and `data-route`; also the React Router route id. A
+   * `RouteName`, or a provider's return page's name (`paymentReturnRows`), which only the content knows.
+   */
+  readonly name: string;
   /** React Router path pattern, e.g. `/offer/:locale`. */
   readonly pattern: string;
   readonly layout: LayoutName;
@@ -160,7 +177,7 @@ export function twinName(plain: PlainRouteName): TwinRouteName {
   return (plain === "get" ? "get2" : `${plain}-2`) as TwinRouteName;
 }
 
-export const routeEntries: readonly RouteEntry[] = routeRows.flatMap((row: RouteRow) => {
+export const routeEntries: readonly RouteEntry[] = [...routeRows, ...paymentReturnRows].flatMap((row: RouteRow) => {
   const name = plainName(row.path);
   const param = row.twin === "none" ? null : (row.twin ?? "locale");
   const plain: RouteEntry = {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import deliveryFile from "../../content/commerce/delivery.json";
 import methodsFile from "../../content/commerce/payment-methods.json";
 import methodReasonsFile from "../../content/commerce/payment-method-reasons.json";
+import providerReturnPagesFile from "../../content/commerce/provider-return-pages.json";
 import vatFile from "../../content/commerce/vat.json";
 import { vatClasses, type VatClass } from "../catalog/schema";
 import { parseContent } from "../platform/content-file";
@@ -61,15 +62,26 @@ const methodsFileSchema = z
   .object({
     testGateway: z.object(Object.fromEntries(paymentMethodIds.map((m) => [m, z.object({ reusable: z.boolean() }).strict()]))).strict(),
     methods: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "must be a method's id"), z.object({ provider: providerId, reusable: z.boolean() }).strict()),
+    // What each method's mark on the pages reads as: described in the page's language by a
+    // `payment.*` message, or by its brand's own name; one of the two.
+    described: z.record(z.string(), z.string().regex(/^payment\.[a-z]+$/, "must be a payment.* message's key")),
+    brands: z.record(z.string(), z.string().min(1)),
     // A market a method's provider must not be offered in is the provider's to say (`ProviderDescription.notOfferedIn`).
     markets: z.object(Object.fromEntries(marketCodes.map((c) => [c, z.array(z.string()).min(1)]))).strict(),
   })
   .strict()
-  .superRefine(({ methods, markets }, context) => {
+  .superRefine(({ testGateway, methods, described, brands, markets }, context) => {
     for (const [country, offered] of Object.entries(markets)) {
       for (const [index, id] of offered.entries()) {
         if (!(id in methods)) context.addIssue({ code: "custom", path: ["markets", country, index], message: `"${id}" is not one of the methods above` });
       }
+    }
+    const marks = new Set([...Object.keys(testGateway), ...Object.keys(methods)]);
+    for (const id of marks) {
+      if ((id in described) === (id in brands)) context.addIssue({ code: "custom", path: ["described"], message: `"${id}" needs its mark's text either in described or in brands` });
+    }
+    for (const id of [...Object.keys(described), ...Object.keys(brands)]) {
+      if (!marks.has(id)) context.addIssue({ code: "custom", path: ["described"], message: `"${id}" is not a method above` });
     }
   });
 
@@ -107,6 +119,13 @@ const methods = parseContent("content/commerce/payment-methods.json", methodsFil
   markets: Record<CountryCode, LiveMethodId[]>;
 };
 parseContent("content/commerce/payment-method-reasons.json", methodReasonsFileSchema, methodReasonsFile);
+
+/**
+ * A provider's return page, by provider id: one path segment, the route table's row for it (its
+ * twin carries the step the buyer continues to). Kept while orders in flight may come back to it.
+ */
+const providerReturnPagesSchema = z.record(providerId, z.string().regex(/^\/[a-z][a-z0-9-]*$/, "must be a path of one segment, such as /provider-return"));
+parseContent("content/commerce/provider-return-pages.json", providerReturnPagesSchema, providerReturnPagesFile);
 
 /** The delivery country of a market, ISO 3166-1 alpha-2 (CH-FR delivers to CH). */
 export function deliveryCountry(market: Market): string {

@@ -1,15 +1,14 @@
 import { sql } from "drizzle-orm";
+import { lostDisputeOutcomes } from "../payments/dispute-outcomes";
 import { disputes, orders } from "./schema";
 
 /**
- * How a provider says a dispute ended with the money taken back from the store: Stripe's `lost`,
- * PayPal's `RESOLVED_BUYER_FAVOUR`. Stripe sends no `charge.refunded` then, so the order stays `paid`
- * and only the dispute tells that nothing was earned (docs/decisions/0031-money-after-the-charge.md).
+ * Whether a dispute ended with the money taken back from the store, as its provider words it
+ * (`payments/dispute-outcomes.ts`). A provider may send no refund event then, so the order stays
+ * `paid` and only the dispute tells that nothing was earned (docs/decisions/0031-money-after-the-charge.md).
  */
-export const lostDisputeOutcomes = ["lost", "RESOLVED_BUYER_FAVOUR"] as const;
-
 export function disputeLost(dispute: { status: string; outcome: string | null }): boolean {
-  return dispute.status === "closed" && (lostDisputeOutcomes as readonly (string | null)[]).includes(dispute.outcome);
+  return dispute.status === "closed" && dispute.outcome !== null && lostDisputeOutcomes.includes(dispute.outcome);
 }
 
 /**

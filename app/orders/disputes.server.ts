@@ -5,11 +5,11 @@ import { disputes, payments } from "./schema";
 import { recordEvent } from "./order-records.server";
 
 /**
- * Disputes (chargebacks) of a payment, as the provider reports them (Stripe `charge.dispute.created`
- * and `charge.dispute.closed`, PayPal `CUSTOMER.DISPUTE.CREATED` and `CUSTOMER.DISPUTE.RESOLVED`).
+ * Disputes (chargebacks) of a payment, as the provider reports them (`payment.disputed` and
+ * `payment.dispute_closed`, read from its events by its webhook module under `payments/`).
  * While one is open the order is held out of fulfilment and its downloads refuse: goods sent now may
- * be goods the store is never paid for. One closed lost holds the order for good: Stripe sends no
- * `charge.refunded` for a lost dispute, so the order is still `paid` with its money gone
+ * be goods the store is never paid for. One closed lost holds the order for good: a provider may send
+ * no refund event for a lost dispute, so the order is still `paid` with its money gone
  * (docs/decisions/0031-money-after-the-charge.md). A dispute never changes the order's status. Events
  * may arrive twice or out of order: a dispute is stored once by its provider id and never reopens.
  */

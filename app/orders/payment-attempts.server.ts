@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNotNull, isNull, lt, lte, or } from "drizzle-or
 import type { Database } from "../db/database.server";
 import { payments, refunds, type OrderStatus } from "./schema";
 import type { ChargeSavedMethodInput, DeclineCode, PaymentOutcome, PaymentProvider, StartPaymentInput } from "../payments/provider";
+import { providerReturnPage } from "../payments/provider-return-pages";
 import { orderById, paymentById, recordEvent, type Order, type Payment } from "./order-records.server";
 import { adoptSupersededCharge, applyPaymentOutcome, supersedeOpenAttempts } from "./order-service.server";
 
@@ -22,9 +23,9 @@ export type AttemptRequest =
   | { kind: "saved"; input: Omit<ChargeSavedMethodInput, "idempotencyKey" | "attemptRef"> };
 
 /**
- * The details kept with an attempt: the tokens a provider's own fields made (Stripe's
- * ConfirmationToken or PaymentMethod). Card fields typed into our form (the test gateway's) are
- * never stored; a replay takes them from the request that brings them again.
+ * The details kept with an attempt: the tokens a provider's own fields made in the page (a
+ * confirmation token or a payment method of its script). Card fields typed into our form (the test
+ * gateway's) are never stored; a replay takes them from the request that brings them again.
  */
 const keptDetailNames = ["paymentMethod"];
 
@@ -257,8 +258,8 @@ export async function runPaymentAttempt(
 
 /**
  * What a provider's page sends the buyer back to, or a webhook says: an open attempt asks the
- * provider (PayPal captures an approved order then); a closed one is cancelled there instead,
- * never captured, and what it took anyway goes back.
+ * provider (one that waits for the store to capture an approved payment captures it then); a
+ * closed one is cancelled there instead, never captured, and what it took anyway goes back.
  */
 export async function refreshAttempt(db: Database, provider: PaymentProvider, payment: Payment): Promise<{ order: Order | undefined; payment: Payment; outcome: PaymentOutcome | null }> {
   if (!payment.providerRef) return { order: await orderById(db, payment.orderId), payment, outcome: null };
@@ -274,9 +275,15 @@ export async function refreshAttempt(db: Database, provider: PaymentProvider, pa
 
 /** How long an attempt may stay open before the reconciler asks its provider. */
 export const reconcileAfterMs = 5 * 60 * 1000;
-/** Stripe keeps an idempotency key 24 hours: an unanswered first call is replayed only within that. */
-const replayWithinMs = 23 * 60 * 60 * 1000;
 const dayMs = 24 * 60 * 60 * 1000;
+
+/**
+ * A provider keeps an idempotency key for a while only (`PaymentProvider.idempotencyKeyKeptMs`, a
+ * day when it does not say): an unanswered first call is replayed only within that, an hour spared.
+ */
+function replayWithinMs(provider: PaymentProvider): number {
+  return (provider.idempotencyKeyKeptMs ?? dayMs) - 60 * 60 * 1000;
+}
 /** A debit on its way at the bank (SEPA) can take two weeks to end; after its first day it is asked hourly. */
 const settlingWithinMs = 30 * dayMs;
 const settlingEveryMs = 60 * 60 * 1000;
@@ -334,7 +341,7 @@ async function reconcileAttempt(db: Database, providers: ProviderLookup, payment
   }
   // The first call's answer never arrived: the same request under the same key gets the provider's
   // first answer, or makes the payment the buyer asked for.
-  if (now.getTime() - payment.createdAt.getTime() > replayWithinMs) return;
+  if (now.getTime() - payment.createdAt.getTime() > replayWithinMs(provider)) return;
   const request = payment.providerRequest as AttemptRequest | null;
   if (!request) return;
   await settleAttempt(db, provider, payment.id, await callProvider(provider, payment, request));
@@ -403,10 +410,12 @@ const paidOrderStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partial
 
 /**
  * Where a provider's pages send the buyer back: the provider's own return page when it has one
- * (`PaymentProvider.returnPath`), else `/checkout-return`. Both hand the payment to the same return
- * handling, and carry the token that names the payment.
+ * (`payments/provider-return-pages.ts`), named after the step the buyer continues to, else
+ * `/checkout-return`. Both hand the payment to the same return handling, and carry the token that
+ * names the payment.
  */
-export function providerReturnPath(provider: Pick<PaymentProvider, "returnPath">, paymentId: string, continueTo: string, signingKey: string): string {
+export function providerReturnPath(provider: Pick<PaymentProvider, "id">, paymentId: string, continueTo: string, signingKey: string): string {
   const returnToken = paymentReturnToken(signingKey, paymentId);
-  return provider.returnPath?.({ paymentId, returnToken, continueTo }) ?? `/checkout-return/${paymentId}?r=${returnToken}`;
+  const ownPage = providerReturnPage(provider.id);
+  return ownPage ? `${ownPage}/${continueTo}?payment=${paymentId}&r=${returnToken}` : `/checkout-return/${paymentId}?r=${returnToken}`;
 }

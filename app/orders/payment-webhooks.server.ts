@@ -96,7 +96,7 @@ async function applyEvent(db: Database, provider: PaymentProvider, event: Paymen
       await closeDispute(db, payment.id, event.disputeRef, event.outcome);
       return;
     case "payment.awaiting_store":
-      // Asking the provider is what the buyer's return would have done (PayPal captures then);
+      // Asking the provider is what the buyer's return would have done (the approved payment is captured then);
       // an attempt the store has closed is never captured.
       await refreshAttempt(db, provider, payment.providerRef ? payment : { ...payment, providerRef: event.providerRef });
       return;

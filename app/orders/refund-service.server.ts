@@ -135,7 +135,8 @@ async function sendPending(
   const newlySucceeded: Refund[] = [];
   for (const row of rows) {
     // Settled, or accepted by the provider and waiting for its word (a webhook): never sent again,
-    // since a key older than the provider keeps it (Stripe: 24 hours) would refund a second time.
+    // since a key older than the provider keeps it (`PaymentProvider.idempotencyKeyKeptMs`) would
+    // refund a second time.
     if (row.status !== "pending" || row.providerRef) {
       settled.push(row);
       continue;
@@ -261,8 +262,9 @@ export async function settleProviderRefund(db: Database, refundRef: string, stat
 
 /**
  * Asks the providers about the refunds they took as pending and that are older than `olderThanMs`:
- * PayPal sends PAYMENT.CAPTURE.REFUNDED when a pending refund completes, but no event when it fails,
- * so only asking finds a failed one. Each answer is applied as its event would be, once.
+ * a provider that sends no event when a pending refund fails can be asked (`retrieveRefund`, whose
+ * implementation says why), and only asking finds a failed one. Each answer is applied as its event
+ * would be, once.
  */
 export async function pollPendingRefunds(db: Database, providers: ReadonlyMap<string, PaymentProvider>, options: { olderThanMs: number; limit?: number }): Promise<void> {
   // Only the providers that can be asked, chosen in the query: older refunds of the others (which
@@ -330,10 +332,10 @@ export async function previewRefund(db: Database, orderId: string, scope: Refund
 const paidStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_refunded", "withdrawn"];
 
 /**
- * The provider's word on how much of one payment it has given back in all (Stripe's
- * `charge.amount_refunded` of that payment's charge, PayPal's `total_refunded_amount` of its
- * capture), compared with that payment alone, never with the whole order: an order with an upsell
- * has a payment, and an event, per charge.
+ * The provider's word on how much of one payment it has given back in all (its total refunded of
+ * that payment's charge or capture, as the provider's webhook module reads it), compared with that
+ * payment alone, never with the whole order: an order with an upsell has a payment, and an event,
+ * per charge.
  *
  * What the provider counts beyond the refunds this store knows of for the payment was refunded
  * elsewhere (the provider's dashboard): it is booked as a refund of that payment, so it leaves the
@@ -346,8 +348,8 @@ const paidStatuses: readonly OrderStatus[] = ["paid", "fulfilled", "partially_re
  * only noted on the timeline.
  *
  * It queues no refund e-mail, on purpose: the store's own refunds are announced by `refundOrder`
- * when they succeed; refunds made in the provider's dashboard are announced by the provider (PayPal
- * always; Stripe when refund receipts are switched on for the account).
+ * when they succeed; refunds made in the provider's dashboard are announced by the provider, as its
+ * account's settings say (the provider's webhook module says which).
  */
 export async function takeProviderRefundTotal(db: Database, paymentId: string, refundedMinor: number): Promise<void> {
   await db.transaction(async (tx) => {

@@ -201,7 +201,7 @@ export const refunds = pgTable(
 );
 
 /**
- * A dispute (chargeback) the buyer's bank or PayPal opened on a payment: while one is open, the
+ * A dispute (chargeback) the buyer's bank or wallet opened on a payment: while one is open, the
  * order is held out of fulfilment. Stored by the provider's dispute id, so a repeated or late event
  * finds it; a dispute never reopens once closed.
  */
@@ -216,10 +216,10 @@ export const disputes = pgTable(
       .notNull()
       .references(() => payments.id),
     provider: text("provider").notNull(),
-    /** The provider's id of the dispute (Stripe `dp_…`, PayPal `PP-D-…`). */
+    /** The provider's id of the dispute. */
     providerRef: text("provider_ref").notNull(),
     status: text("status").$type<"open" | "closed">().notNull(),
-    /** The provider's word on how it ended (Stripe `won`, `lost`; PayPal `RESOLVED_SELLER_FAVOUR`, …). */
+    /** The provider's word on how it ended, as its webhook module reads it (`payments/dispute-outcomes.ts` lists those that mean lost). */
     outcome: text("outcome"),
     createdAt: createdAt(),
     closedAt: timestamp("closed_at", { withTimezone: true }),

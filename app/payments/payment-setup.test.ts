@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { paymentMarksFor, paymentSetupOf, unknownPaymentSetup } from "./payment-setup";
+import methodsFile from "../../content/commerce/payment-methods.json";
+import { paymentMarkText, paymentMarksFor, paymentSetupOf, unknownPaymentSetup } from "./payment-setup";
 
 describe("paymentMarksFor", () => {
   const testMode = paymentSetupOf(["test"]);
@@ -17,5 +19,28 @@ describe("paymentMarksFor", () => {
     ["XX", paymentSetupOf(["stripe"]), []],
   ])("%s with %j shows %j", (country, setup, marks) => {
     expect(paymentMarksFor(country, setup)).toEqual(marks);
+  });
+});
+
+describe("paymentMarkText", () => {
+  const translate = (key: string) => `<${key}>`;
+  it.each([
+    ["card", "<payment.card>"],
+    ["bank", "<payment.bank>"],
+    ["paypal", "<payment.paypal>"],
+    ["klarna", "Klarna"],
+    ["eps", "eps-Überweisung"],
+  ] as const)("reads %s as %s", (mark, text) => {
+    expect(paymentMarkText(mark, translate)).toBe(text);
+  });
+
+  it("describes marks only with messages every locale has", () => {
+    const keys = Object.values(methodsFile.described);
+    expect(keys.length).toBeGreaterThan(0);
+    const folder = new URL("../../content/messages/", import.meta.url);
+    for (const file of readdirSync(folder)) {
+      const messages = JSON.parse(readFileSync(new URL(file, folder), "utf8")) as Record<string, string>;
+      for (const key of keys) expect(messages[key], `${key} in ${file}`).toBeTruthy();
+    }
   });
 });

@@ -34,3 +34,12 @@ export function paymentMarksFor(country: string, setup: PaymentSetup): PaymentMa
     return id === "card" && setup.has(testGatewayId) ? ["card", "bank"] : [];
   });
 }
+
+/**
+ * What a mark reads as: described in the page's language when `content/commerce/payment-methods.json`
+ * gives it a message (`described`), else by its brand (`brands`), else by its id.
+ */
+export function paymentMarkText(id: PaymentMarkId, translate: (key: string) => string): string {
+  const key = (methodsFile.described as Readonly<Record<string, string>>)[id];
+  return key ? translate(key) : ((methodsFile.brands as Readonly<Record<string, string>>)[id] ?? id);
+}

@@ -109,12 +109,13 @@ export interface VerifiedWebhook {
 export class WebhookRejected extends Error {}
 
 export interface PaymentProvider {
+  /** Its id; a provider whose pages send the buyer back to a page of its own lists it under that id in `content/commerce/provider-return-pages.json`. */
   readonly id: string;
   /**
-   * Where the provider's own pages send the buyer back to for this payment, when that is a page of
-   * its own; without it, `/checkout-return/<payment>` (docs/decisions/0030-payment-attempts.md).
+   * How long the provider answers a repeated idempotency key with its first answer; after that the
+   * same key would make a new payment or refund. Without it, a day is assumed.
    */
-  returnPath?(payment: { paymentId: string; returnToken: string; continueTo: string }): string;
+  readonly idempotencyKeyKeptMs?: number;
   startPayment(input: StartPaymentInput): Promise<PaymentOutcome>;
   /** A payment's state as the provider knows it, after the buyer came back from its pages. */
   retrievePayment(providerRef: string): Promise<PaymentOutcome>;

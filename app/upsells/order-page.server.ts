@@ -41,8 +41,8 @@ function mayCarryOrder(request: Request): boolean {
 export function rendersOwnOrder(pathname: string, cookieHeader: string | undefined): boolean {
   if (!orderCookiePattern.test(cookieHeader ?? "")) return false;
   const page = routeEntryForPath(pathname.replace(/\.data$/, ""))?.page;
-  // The PayPal confirmation page finishes a buyer's payment when PayPal sends them back to it.
-  return page === "upsell" || page === "thank-you" || page === "paypal-confirm";
+  // A provider's return page finishes a buyer's payment when the provider sends them back to it.
+  return page === "upsell" || page === "thank-you" || page === "payment-return";
 }
 
 /** The order the browser's access cookie names; none for prerendering or a browser without the cookie. */
@@ -54,8 +54,8 @@ export async function cookieOrder(request: Request): Promise<Order | undefined> 
 }
 
 /**
- * The buyer has paid as far as they can and the provider is still confirming (a PayPal capture
- * held PENDING, a SEPA debit): the order is shown, saying its payment is being confirmed.
+ * The buyer has paid as far as they can and the provider is still confirming (a capture the
+ * provider holds pending, a SEPA debit): the order is shown, saying its payment is being confirmed.
  */
 async function awaitingProvider(db: Queryable, orderId: string): Promise<boolean> {
   const [processing] = await db

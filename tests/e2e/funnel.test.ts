@@ -118,9 +118,9 @@ describe("offer, upsells and thank-you", () => {
 
   it("confirms a PayPal payment and leads back to the named step", async () => {
     await openHydrated(page(), `${baseUrl}/paypal-confirm/upsellMind-2?utm_source=pp`);
-    expect(await page().getByTestId("paypal-continue").getAttribute("href")).toBe("/upsellMind/de?utm_source=pp");
+    expect(await page().getByTestId("payment-return-continue").getAttribute("href")).toBe("/upsellMind/de?utm_source=pp");
     await openHydrated(page(), `${baseUrl}/paypal-confirm/nowhere`);
-    expect(await page().getByTestId("paypal-continue").getAttribute("href")).toBe("/thankyou");
+    expect(await page().getByTestId("payment-return-continue").getAttribute("href")).toBe("/thankyou");
   });
 });
 

@@ -101,7 +101,7 @@ export function OrderView({
       ))}
       {lostDisputes.map((dispute) => (
         <p key={dispute.id} className="notice error" role="alert" data-testid="order-dispute" data-dispute-status="lost">
-          Dispute lost ({dispute.provider} dispute {dispute.providerRef}, closed {formatTime(dispute.closedAt)}: {dispute.outcome}): the customer&apos;s bank or PayPal took
+          Dispute lost ({dispute.provider} dispute {dispute.providerRef}, closed {formatTime(dispute.closedAt)}: {dispute.outcome}): the customer&apos;s bank or the payment provider took
           the payment back, so the order stays held out of fulfilment and its downloads refuse. Settle it with the customer in the provider&apos;s dashboard.
         </p>
       ))}

@@ -196,10 +196,9 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
   }
 
   return {
+    // PayPal sends the buyer back to a page of its own, `/paypal-confirm/:from`, named after the step
+    // the buyer continues to: content/commerce/provider-return-pages.json lists it for the route table.
     id: "paypal",
-
-    // PayPal's return is the `/paypal-confirm/:from` page, named after the step the buyer continues to.
-    returnPath: ({ paymentId, returnToken, continueTo }) => `/paypal-confirm/${continueTo}?payment=${paymentId}&r=${returnToken}`,
 
     async startPayment(input) {
       const urls = payPalReturnUrls(publicUrl, input.returnUrl);
@@ -261,6 +260,8 @@ export function createPayPalProvider(options: PayPalProviderOptions): PayPalProv
       return refundOutcome(refundId, refundStatus);
     },
 
+    // PayPal sends PAYMENT.CAPTURE.REFUNDED when a pending refund completes, but no event when it
+    // fails: only asking finds a failed one (`pollPendingRefunds` in orders/).
     async retrieveRefund(refundRef: string): Promise<RefundOutcome> {
       const path = `/v2/payments/refunds/${idSegment(refundRef, "refund")}`;
       const answer = await api.call("GET", path);

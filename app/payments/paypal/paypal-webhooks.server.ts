@@ -140,6 +140,7 @@ async function paymentEvent(api: PayPalApi, eventType: string, resource: unknown
 /** A refund's `status` (Payments v2 `refund_status`) in our words. */
 const refundStatuses: Readonly<Record<string, "pending" | "succeeded" | "failed">> = { PENDING: "pending", COMPLETED: "succeeded", FAILED: "failed", CANCELLED: "failed" };
 
+/** A refund of a capture, ours or one made in PayPal's dashboard (which PayPal always announces to the buyer: the store sends no e-mail of its own for it). */
 async function refundedEvent(api: PayPalApi, refund: unknown, ignored: PaymentEvent): Promise<PaymentEvent> {
   const orderId = textAt(refund, "supplementary_data", "related_ids", "order_id") ?? (await orderIdOfRefund(api, refund));
   // All refunds of the capture so far when PayPal says so, else this refund's amount.

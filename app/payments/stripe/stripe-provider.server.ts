@@ -196,6 +196,9 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
 
   return {
     id: "stripe",
+    // Stripe keeps an idempotency key 24 hours (API reference, "Idempotent requests"): after that the
+    // same key would make a new payment or refund.
+    idempotencyKeyKeptMs: 24 * 60 * 60 * 1000,
 
     async startPayment(input: StartPaymentInput): Promise<PaymentOutcome> {
       const amount = requireAmount(input.amountMinor);

@@ -70,6 +70,8 @@ export function paymentEventOf(event: Stripe.Event): PaymentEvent {
       const intent = event.data.object;
       return { type: "payment.failed", providerRef: intent.id, code: declineCodeOf(intent.last_payment_error), ...attemptRefOf(intent) };
     }
+    // Also a refund made in Stripe's dashboard, which Stripe announces to the buyer only when refund
+    // receipts are switched on for the account: the store sends no e-mail of its own for it.
     case "charge.refunded": {
       const charge = event.data.object;
       const providerRef = stripeIdOf(charge.payment_intent);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { confirmTarget } from "./paypal-confirm-target";
+import { returnTarget } from "./payment-return-target";
 
-describe("confirmTarget", () => {
+describe("returnTarget", () => {
   it.each([
     ["upsell", "fr", "/upsell"],
     ["upsellMind-2", "de", "/upsellMind/de"],
@@ -11,6 +11,6 @@ describe("confirmTarget", () => {
     ["paypal-confirm-2", "fr", "/thankyou"],
     [undefined, "fr", "/thankyou"],
   ])("from %s (market %s) leads to %s", (from, routeValue, target) => {
-    expect(confirmTarget(from, routeValue)).toBe(target);
+    expect(returnTarget(from, routeValue)).toBe(target);
   });
 });
