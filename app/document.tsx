@@ -35,7 +35,8 @@ function useDocumentState(): { state: StorefrontState | undefined; routeName: st
     layout: entry?.layout ?? "default",
     // A split test's arm page may be answered at the test's entry address; it names its own, which
     // the browser takes before the router starts (entry.client.tsx, docs/decisions/0028-split-tests.md).
-    armAddress: leaf && /[?&]xp=/.test(search) ? leaf.pathname + search : undefined,
+    // An error page names none: its address is not a route's, and the router starts where it is.
+    armAddress: entry && leaf && /[?&]xp=/.test(search) ? leaf.pathname + search : undefined,
   };
 }
 

@@ -14,7 +14,7 @@ import { indexClientFiles } from "./prerendered.js";
 import { sendRepresentation, type Representation } from "./representation.js";
 import { rejectMalformedUrls, rejectUnsupportedMethods } from "./request-guard.js";
 import { serveBackOffice, serveDownloads } from "./app-bridge.js";
-import { isArmEntry } from "./arm-entry.js";
+import { isArmEntry, redirectToArm } from "./arm-entry.js";
 import { splitTests, type RouteExperiment, type ServesInPlace } from "./split-tests.js";
 
 function securityHeaders(_req: Request, res: Response, next: NextFunction): void {
@@ -115,7 +115,8 @@ export async function createApp(buildDir: string, runtime: ServerRuntime): Promi
   if (entry.handleAdminRequest) app.use("/admin", serveBackOffice(entry.handleAdminRequest));
   if (entry.handleDownloadRequest) app.use("/download/", serveDownloads(entry.handleDownloadRequest));
   const render = createRequestHandler({ build });
-  // A split test's entry path redirects to its arm before any page (prerendered or cached) is served.
+  // A split test's entry goes to its arm before any page (prerendered or cached) is looked for:
+  // answered in place from the page cache, or by a redirect (decision 28).
   const keptPage = entry.geoPageOf ? keptPageLookup({ cache: pageCache, geoPageOf: entry.geoPageOf, localePageOf: entry.localePageOf, rendersOwnOrder: entry.rendersOwnOrder }) : undefined;
   const servesInPlace: ServesInPlace = (location, header, cookieHeader) => keptPage?.(location, header, cookieHeader, true) !== undefined;
   if (entry.routeExperiment) app.use(splitTests(entry.routeExperiment, entry.geoPageOf, runtime.settings.publicUrlIsHttps, servesInPlace));
@@ -129,10 +130,13 @@ export async function createApp(buildDir: string, runtime: ServerRuntime): Promi
       if (!res.hasHeader("Cache-Control")) res.setHeader("Cache-Control", "public, max-age=3600");
     },
   });
-  // Pages without a locale, from the page cache (before the disk, which has nothing at their paths).
+  // Pages without a locale, and an arm's page at its test's entry, from the page cache (before the
+  // disk, which has nothing at their paths).
   if (entry.geoPageOf) app.use(serveCachedPages({ build, cache: pageCache, geoPageOf: entry.geoPageOf, localePageOf: entry.localePageOf, rendersOwnOrder: entry.rendersOwnOrder, origins, mode }));
   // The build's `.br` and `.gz` twins are answers' encodings, not files of their own.
   app.use((req, res, next) => (/\.(?:br|gz)$/.test(req.path) ? next() : clientStatic(req, res, next)));
-  app.use(render);
+  // Never reached by an arm's page at its entry, which only the page cache answers; if it ever were,
+  // the renderer would show the entry's own page where the arm's was counted.
+  app.use((req, res, next) => (isArmEntry(res) ? redirectToArm(res) : render(req, res, next)));
   return { app, close: async () => entry.stopStore?.() };
 }

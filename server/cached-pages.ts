@@ -115,6 +115,8 @@ export function keptPageLookup({ cache, geoPageOf, localePageOf, rendersOwnOrder
     }
     if (!page || !cacheableRouteNames.has(page.route)) return undefined;
     if (rendersOwnOrder?.(path, cookieHeader)) return undefined;
+    // An arm's page at its entry must carry the visitor's token, which only an `xp` with one gives.
+    if (armEntry && !token) return undefined;
     return { page, search, token };
   };
 }
@@ -250,8 +252,10 @@ export function serveCachedPages({ build, cache, geoPageOf, localePageOf, render
     const { encoding, encoded } = await encodeForVisitor(req.headers["accept-encoding"], kept, token);
     markPrecompressed(res);
     for (const [name, value] of Object.entries(kept.headers)) res.setHeader(name, value);
-    // At a split test's entry address the answer is one visitor's arm: no cache may keep it.
-    if (isArmEntry(res)) res.setHeader("Cache-Control", "no-store");
+    // At a split test's entry address the answer is one visitor's arm: no shared cache may keep it,
+    // and a fresh visit asks again. The browser's own copy serves Back (no-store would refetch,
+    // and assign again, the page a visitor without scripts returns to).
+    if (isArmEntry(res)) res.setHeader("Cache-Control", "private, no-cache");
     res.setHeader("Content-Security-Policy", visitorPolicy(kept, token));
     for (const field of kept.vary) res.vary(field);
     res.vary("Accept-Encoding");

@@ -1,7 +1,8 @@
 /**
  * The cache of pages that are rendered per request only because they depend on the visitor's
  * country (docs/decisions/0018-serving-compressed-and-cached-pages.md): routes without a locale, rendered once per path, geo market and query,
- * kept in memory with a byte budget, least recently used first out.
+ * kept in memory with a byte budget, least recently used first out. A split test's arm page with a
+ * locale is kept here too, to be answered at the test's entry with each visitor's token (decision 28).
  */
 
 /**

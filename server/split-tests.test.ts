@@ -11,16 +11,21 @@ describe("splitTests", () => {
   const route: RouteExperiment = async (request) => {
     asked.push({ method: request.method, pathname: request.pathname, search: request.search, geo: request.geoMarket(), secure: request.secure, cookie: request.header("cookie") });
     if (request.pathname === "/broken") throw new Error("the database is away");
-    if (request.pathname !== "/offer") return null;
-    return { location: `/offer2${request.search}${request.search ? "&" : "?"}xp=abcdefgh.1`, cookies: ["vitanor_xp=abcdefgh.1; Path=/"], servableInPlace: true };
+    if (request.pathname !== "/offer" && request.pathname !== "/quiz") return null;
+    const search = `${request.search}${request.search ? "&" : "?"}xp=abcdefgh.1`;
+    // The quiz's other arm is a page the server does not keep.
+    const armLocations = request.pathname === "/quiz" ? [`/quiz${search}`, `/checkout${search}`] : [`/offer${search}`, `/offer2${search}`];
+    return { location: `/offer2${search}`, cookies: ["vitanor_xp=abcdefgh.1; Path=/"], servableInPlace: true, armLocations };
   };
   let base = "";
   let server: ReturnType<express.Express["listen"]>;
   beforeAll(async () => {
     const app = express();
-    // The server keeps the arm's page for a query with `src` only.
-    const servesInPlace = (location: string) => location.includes("src=");
-    app.use(splitTests(route, (pathname) => (pathname === "/offer" ? { route: "offer", geo: "FR", geoHeaders: [] } : undefined), true, servesInPlace));
+    // The server keeps an arm's page for a query with `src` only, and never the checkout.
+    const servesInPlace = (location: string) => location.includes("src=") && !location.startsWith("/checkout");
+    // The geo header is asked for by the name its provider writes, as the app's geoPageOf does.
+    const geoPageOf = (pathname: string, header: (name: string) => string | undefined) => (pathname === "/offer" ? { route: "offer", geo: header("CF-IPCountry") ?? "DE", geoHeaders: ["CF-IPCountry"] } : undefined);
+    app.use(splitTests(route, geoPageOf, true, servesInPlace));
     app.use((req, res) => {
       res.send(`reached ${req.method} ${req.path}${isArmEntry(res) ? ` as ${req.url} for ${req.originalUrl}` : ""}`);
     });
@@ -33,7 +38,7 @@ describe("splitTests", () => {
   });
 
   it("answers an entry with the arm's page at the address asked for when the server keeps it, naming the arm's address", async () => {
-    const response = await fetch(`${base}/offer?src=v%202&b=1`, { redirect: "manual", headers: { cookie: "vitanor_consent=granted" } });
+    const response = await fetch(`${base}/offer?src=v%202&b=1`, { redirect: "manual", headers: { cookie: "vitanor_consent=granted", "cf-ipcountry": "FR" } });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("reached GET /offer2 as /offer2?src=v%202&b=1&xp=abcdefgh.1 for /offer?src=v%202&b=1");
     expect(response.headers.get("content-location")).toBe("/offer2?src=v%202&b=1&xp=abcdefgh.1");
@@ -48,6 +53,12 @@ describe("splitTests", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("set-cookie")).toBe("vitanor_xp=abcdefgh.1; Path=/");
     expect(response.headers.get("content-location")).toBeNull();
+  });
+
+  it("redirects every visitor of a test one of whose arms the server does not keep, whichever arm they get", async () => {
+    const response = await fetch(`${base}/quiz?src=ad`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/offer2?src=ad&xp=abcdefgh.1");
   });
 
   it.each([

@@ -10,7 +10,7 @@ export type RouteExperiment = (request: {
   header(name: string): string | undefined;
   geoMarket(): string;
   secure: boolean;
-}) => Promise<{ location: string; cookies: string[]; servableInPlace: boolean } | null>;
+}) => Promise<{ location: string; cookies: string[]; servableInPlace: boolean; armLocations: string[] } | null>;
 
 /** Whether the server answers an arm's page from a page it keeps, so it can answer it at any address. */
 export type ServesInPlace = (location: string, header: (name: string) => string | undefined, cookieHeader: string | undefined) => boolean;
@@ -27,8 +27,9 @@ export function splitTests(route: RouteExperiment, geoPageOf: GeoPageOf | undefi
   return (req: Request, res: Response, next: NextFunction): void => {
     // Documents only: data requests and files never start a visit.
     if ((req.method !== "GET" && req.method !== "HEAD") || req.path.includes(".")) return next();
+    // Node keeps header names in lower case; the geo headers are named as their providers write them.
     const header = (name: string) => {
-      const value = req.headers[name];
+      const value = req.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(", ") : value;
     };
     const queryStart = req.originalUrl.indexOf("?");
@@ -43,7 +44,9 @@ export function splitTests(route: RouteExperiment, geoPageOf: GeoPageOf | undefi
       (redirect) => {
         if (!redirect) return next();
         if (redirect.cookies.length > 0) res.setHeader("Set-Cookie", redirect.cookies);
-        if (redirect.servableInPlace && servesInPlace(redirect.location, header, req.headers.cookie)) {
+        // In place only when every arm could be: whether a visitor waits for a redirect never depends on the arm.
+        const inPlace = redirect.servableInPlace && redirect.armLocations.every((location) => servesInPlace(location, header, req.headers.cookie));
+        if (inPlace) {
           markArmEntry(res, redirect.location);
           // Only `url`: the request log and the rate limits keep the address that was asked for.
           req.url = redirect.location;

@@ -112,7 +112,7 @@ describe("crawlers and prefetches", () => {
     const controlElsewhere = { ...offerTest, arms: [{ path: "/take", weight: 50 }, { path: "/offer2", weight: 50 }] };
     expect(decide(request("/offer/fr?src=v2", { "user-agent": crawler }), live(controlElsewhere), () => idFor(1))).toEqual({
       kind: "redirect",
-      redirect: { location: "/take/fr?src=v2", cookies: [], servableInPlace: false },
+      redirect: { location: "/take/fr?src=v2", cookies: [], servableInPlace: false, armLocations: [] },
       exposure: null,
     });
   });
@@ -143,7 +143,7 @@ describe("the arm cookie, only with consent", () => {
     const headers = { cookie: `other=1; ${consentCookieName}=granted; ${armCookieName}=aaaaaaaa.2~k3j9x2ab.1.${token}` };
     expect(decide(request("/offer/fr", headers), live(offerTest), () => idFor(0))).toEqual({
       kind: "redirect",
-      redirect: { location: `/offer2/fr?xp=k3j9x2ab.1.${token}`, cookies: [], servableInPlace: true },
+      redirect: { location: `/offer2/fr?xp=k3j9x2ab.1.${token}`, cookies: [], servableInPlace: true, armLocations: [`/offer/fr?xp=k3j9x2ab.1.${token}`, `/offer2/fr?xp=k3j9x2ab.1.${token}`] },
       exposure: null,
     });
   });
@@ -178,7 +178,7 @@ describe("a shipped test", () => {
   const shipped: LiveExperiment = { ...offerTest, status: "shipped", shippedArm: 1 };
 
   it("sends everyone to the winner, without an arm and without counting", () => {
-    expect(decide(request("/offer/fr?src=v2"), live(shipped), () => "x")).toEqual({ kind: "redirect", redirect: { location: "/offer2/fr?src=v2", cookies: [], servableInPlace: false }, exposure: null });
+    expect(decide(request("/offer/fr?src=v2"), live(shipped), () => "x")).toEqual({ kind: "redirect", redirect: { location: "/offer2/fr?src=v2", cookies: [], servableInPlace: false, armLocations: [] }, exposure: null });
     expect(decide(request("/offer?xp=k3j9x2ab.0"), live(shipped), () => "x")).toMatchObject({ redirect: { location: "/offer2" } });
   });
 

@@ -9,9 +9,10 @@ import { bucketRanges, chooseArm, growthBookHash } from "./hash";
 
 /**
  * Assignment on the server, before any HTML (docs/decisions/0028-split-tests.md). A request for
- * the entry path of a running test is answered with a redirect to its arm's path carrying
- * `xp=<key>.<arm>.<token>`, the token naming this one exposure (0035-exposure-tokens.md): every
- * arm, the control too, takes the same redirect, so no arm is a round trip faster. A request that
+ * the entry path of a running test is sent to its arm's path carrying `xp=<key>.<arm>.<token>`,
+ * the token naming this one exposure (0035-exposure-tokens.md): answered there in place when the
+ * server keeps every arm's page, else by a redirect. Every arm, the control too, goes the same way,
+ * so no arm is a round trip faster. A request that
  * already carries an `xp` of any live test is served its page as it is (whether its token holds
  * decides only whether its order counts); a redirect without an `xp` never lands on another live
  * test's entry, so no two tests can send a request round in a circle (0032). Crawlers and `HEAD`
@@ -46,6 +47,8 @@ export interface Redirect {
    * A redirect without an `xp` (a shipped test's, a crawler's) always goes by a redirect.
    */
   servableInPlace: boolean;
+  /** Every arm's path with this request's locale and query: in place only if the server keeps each one's page. */
+  armLocations: string[];
 }
 
 export type Decision =
@@ -109,7 +112,9 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
     // no test redirects, so no pair of stored tests can send a request round in a circle, whatever
     // the back office let through when they were saved.
     if (xp === null && live.has(splitLocale(target).path)) return pass;
-    return { kind: "redirect", redirect: { location: `${target}${searchWith(request.search, xp)}`, cookies, servableInPlace: xp !== null }, exposure: null };
+    const search = searchWith(request.search, xp);
+    const armLocations = xp === null ? [] : experiment.arms.map((other) => `${withLocale(other.path, locale)}${search}`);
+    return { kind: "redirect", redirect: { location: `${target}${search}`, cookies, servableInPlace: xp !== null, armLocations }, exposure: null };
   };
 
   // A request a live test has sent here already is never sent on again: two tests pointing at each

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { experimentCounts } from "./schema";
+import { experimentCounts, experiments } from "./schema";
 import { orderEvents, orderLines, orders, payments, refunds, type OrderStatus } from "../orders/schema";
 import { databaseKinds, useTestDatabase } from "../test-support/databases";
 import { readExperimentForm, type ExperimentInput } from "./experiment-model";
@@ -12,6 +12,7 @@ import {
   createExperiment,
   exposureStep,
   listExperiments,
+  liveExperiments,
   loadLiveExperiments,
   shipExperiment,
   startExperiment,
@@ -140,6 +141,27 @@ describe.each(databaseKinds)("experiments on %s", (kind) => {
       [1, "FR", "exposure", 1],
     ]);
     await stopExperiment(db, key);
+  });
+
+  it("answers from the list it has while reading the next, and waits after a change made here or once the list is half a minute old", async () => {
+    const { db } = database;
+    const created = await createExperiment(db, { ...offerTest, entryPath: "/take3" }, true);
+    if (created.kind !== "done") throw new Error("not created");
+    const key = created.experiment.key;
+    // After a change made here the next caller waits for the read, and sees the change.
+    expect((await liveExperiments(db)).get("/take3")?.key).toBe(key);
+    // Another instance stops the test: only the database knows.
+    const setStatus = (status: "running" | "stopped") => db.update(experiments).set({ status }).where(eq(experiments.key, key));
+    await setStatus("stopped");
+    expect((await liveExperiments(db)).has("/take3")).toBe(true);
+    // Two seconds on, the caller is answered from the older list at once while the next is read.
+    expect((await liveExperiments(db, Date.now() + 2_500)).has("/take3")).toBe(true);
+    await expect.poll(async () => (await liveExperiments(db)).has("/take3")).toBe(false);
+    // Started again elsewhere: half a minute on, the caller waits for the read and sees it.
+    await setStatus("running");
+    expect((await liveExperiments(db, Date.now() + 31_000)).get("/take3")?.key).toBe(key);
+    await stopExperiment(db, key);
+    expect((await liveExperiments(db)).has("/take3")).toBe(false);
   });
 
   it("routes a running test before a shipped one of the same entry, and ships an arm", async () => {

@@ -184,33 +184,47 @@ export async function loadLiveExperiments(db: Queryable): Promise<LiveExperiment
 
 /** How long another instance's change may take to reach this one, give or take one read. */
 const liveExperimentsMaxAgeMs = 2_000;
+/** Past this, a list is not answered from while the next loads: a database that stays away stops the tests. */
+const liveExperimentsMaxStaleMs = 30_000;
 let cached: { at: number; live: LiveExperiments } | null = null;
 let loading: Promise<LiveExperiments> | null = null;
+/** Counts changes made here: a read begun before one must not keep its older list. */
+let changes = 0;
 
 /**
  * The live experiments, read again at most every two seconds (and at once after a change here).
  * When the list is older than that, the request is answered from it while the next one loads:
- * no visitor's entry waits on the database. Only after a change made here, or at start, is there
- * no list to answer from, and the caller waits for the read.
+ * no visitor's entry waits on the database. At start, after a change made here, and when the
+ * list is older than half a minute (the database away), the caller waits for the read.
  */
 export async function liveExperiments(db: Queryable, now = Date.now()): Promise<LiveExperiments> {
   if (cached && now - cached.at < liveExperimentsMaxAgeMs) return cached.live;
-  loading ??= loadLiveExperiments(db)
+  const read = loading ?? startReading(db);
+  if (cached && now - cached.at < liveExperimentsMaxStaleMs) return cached.live;
+  return read;
+}
+
+function startReading(db: Queryable): Promise<LiveExperiments> {
+  const changesAtStart = changes;
+  const read: Promise<LiveExperiments> = loadLiveExperiments(db)
     .then((live) => {
-      cached = { at: Date.now(), live };
+      if (changes === changesAtStart) cached = { at: Date.now(), live };
       return live;
     })
     .finally(() => {
-      loading = null;
+      if (loading === read) loading = null;
     });
-  if (!cached) return loading;
-  // A failed read keeps the older list; the next request tries again.
-  loading.catch((error: unknown) => console.error(error));
-  return cached.live;
+  loading = read;
+  // A failure reaches whoever waits for the read; requests answered from the older list need not
+  // hear of it, and once that list is half a minute old everyone waits (and hears).
+  read.catch(() => undefined);
+  return read;
 }
 
 function forgetLiveExperiments(): void {
   cached = null;
+  loading = null;
+  changes += 1;
 }
 
 /** The step name under which assignments are counted, beside the funnel steps of page views. */

@@ -5,8 +5,9 @@ import { bufferExposure, countForArm, liveExperiments } from "./experiments.serv
 import { carriedExposure } from "./exposure-token.server";
 
 /**
- * The server's hook (exported by `app/entry.server.tsx`): the redirect a page request gets from a
- * split test, or null to serve it as usual. Assignments are counted as they are made, in memory,
+ * The server's hook (exported by `app/entry.server.tsx`): where a split test sends a page request
+ * (answered in place or by a redirect, as the server can), or null to serve it as usual.
+ * Assignments are counted as they are made, in memory,
  * and written shortly after, without holding up the answer.
  */
 export async function routeExperiment(request: EntryRequest): Promise<Redirect | null> {

@@ -122,9 +122,9 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
     for (let visitor = 0; visitor < 120; visitor++) {
       const path = visitor % 2 === 0 ? "/offer/fr?src=ad7&utm_source=mail" : "/offer?src=ad7";
       const response = await visit(path);
-      // The arm's page itself, without a redirect: one visitor's, so no cache keeps it, and it names its own address.
+      // The arm's page itself, without a redirect: one visitor's, so no shared cache keeps it, and it names its own address.
       expect(response.status).toBe(200);
-      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(response.headers.get("cache-control")).toBe("private, no-cache");
       expect(response.headers.get("set-cookie")).toBeNull();
       const address = response.headers.get("content-location") ?? "";
       const match = new RegExp(`^/(offer2?)(/fr)?\\?src=ad7(&utm_source=mail)?&xp=${key}\\.([01])\\.${token}$`).exec(address);
@@ -194,6 +194,11 @@ describe.each(databaseKinds)("split tests on %s", (kind) => {
       await person.getByTestId("product-card").first().getByRole("link").click();
       await person.waitForURL((url) => url.pathname.startsWith("/checkout"));
       expect(new URL(person.url()).searchParams.get("xp")).toBe(xp);
+      // Back at the entry's address, the browser shows its own copy: the same arm and token, no new assignment.
+      await person.goBack();
+      expect(new URL(person.url()).pathname).toBe("/offer");
+      const backLink = (await person.getByTestId("product-card").first().getByRole("link").getAttribute("href")) ?? "";
+      expect(new URL(backLink, server.url).searchParams.get("xp")).toBe(xp);
       seen.push(xp.split(".")[2] ?? "");
       await context.close();
     }

@@ -285,7 +285,7 @@ export function ExperimentView({ operator, experiment, report, offers, notice }:
           <dd>
             <code>{experiment.key}</code>{" "}
             <span className="muted">
-              (the redirect&apos;s URLs carry xp={experiment.key}.&lt;arm&gt;.&lt;token&gt;; an order counts only with the token of its own visit, once)
+              (each visitor&apos;s arm address carries xp={experiment.key}.&lt;arm&gt;.&lt;token&gt;; an order counts only with the token of its own visit, once)
             </span>
           </dd>
         </dl>
