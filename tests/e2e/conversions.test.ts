@@ -114,8 +114,9 @@ describe.each(databaseKinds)("server-side conversions on %s", (kind) => {
     expect(await page.getByTestId("order-total").textContent()).toMatch(/99,60\s€/);
 
     // The browser's tag receives the same id in the data layer, so each platform counts one purchase.
-    const purchases = await page.evaluate(() => (window.dataLayer ?? []).filter((entry) => (entry as { event?: string }).event === "purchase"));
-    expect(purchases).toEqual([{ event: "purchase", event_id: orderNumber, ecommerce: { transaction_id: orderNumber, value: 99.6, currency: "EUR" } }]);
+    // The tag manager's code loads after the page, so the purchase may follow hydration by a moment.
+    const purchases = () => page.evaluate(() => (window.dataLayer ?? []).filter((entry) => (entry as { event?: string }).event === "purchase"));
+    await expect.poll(purchases, { timeout: 15_000 }).toEqual([{ event: "purchase", event_id: orderNumber, ecommerce: { transaction_id: orderNumber, value: 99.6, currency: "EUR" } }]);
 
     await expect.poll(() => metaPurchasesOf(orderNumber).length, { timeout: 30_000 }).toBe(1);
     await expect.poll(() => ga4PurchasesOf(orderNumber).length, { timeout: 30_000 }).toBe(1);
