@@ -3,7 +3,7 @@ import type { Response } from "express";
 /**
  * A split test's arm page answered at its test's entry address (docs/decisions/0028-split-tests.md):
  * the request goes on as the arm's address, which `Content-Location` names. The answer is one
- * visitor's, so no cache may keep it.
+ * visitor's, so no shared cache may keep it (the page cache answers it `private, no-cache`).
  */
 const armEntryLocal = "armEntry";
 

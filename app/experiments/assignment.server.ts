@@ -43,7 +43,7 @@ export interface Redirect {
   cookies: string[];
   /**
    * The location is an arm's page carrying its `xp`: the server may answer it at the requested
-   * address instead of redirecting, when it keeps that page (docs/decisions/0028-split-tests.md).
+   * address instead of redirecting, when it keeps every arm's page (docs/decisions/0028-split-tests.md).
    * A redirect without an `xp` (a shipped test's, a crawler's) always goes by a redirect.
    */
   servableInPlace: boolean;
