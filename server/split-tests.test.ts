@@ -15,7 +15,7 @@ describe("splitTests", () => {
     const search = `${request.search}${request.search ? "&" : "?"}xp=abcdefgh.1`;
     // The quiz's other arm is a page the server does not keep.
     const armLocations = request.pathname === "/quiz" ? [`/quiz${search}`, `/checkout${search}`] : [`/offer${search}`, `/offer2${search}`];
-    return { location: `/offer2${search}`, cookies: ["vitanor_xp=abcdefgh.1; Path=/"], servableInPlace: true, armLocations };
+    return { location: `/offer2${search}`, cookies: ["vitanor_xp=abcdefgh.1; Path=/"], armLocations };
   };
   let base = "";
   let server: ReturnType<express.Express["listen"]>;

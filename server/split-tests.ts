@@ -10,7 +10,7 @@ export type RouteExperiment = (request: {
   header(name: string): string | undefined;
   geoMarket(): string;
   secure: boolean;
-}) => Promise<{ location: string; cookies: string[]; servableInPlace: boolean; armLocations: string[] } | null>;
+}) => Promise<{ location: string; cookies: string[]; armLocations: string[] } | null>;
 
 /** Whether the server answers an arm's page from a page it keeps, so it can answer it at any address. */
 export type ServesInPlace = (location: string, header: (name: string) => string | undefined, cookieHeader: string | undefined) => boolean;
@@ -45,7 +45,7 @@ export function splitTests(route: RouteExperiment, geoPageOf: GeoPageOf | undefi
         if (!redirect) return next();
         if (redirect.cookies.length > 0) res.setHeader("Set-Cookie", redirect.cookies);
         // In place only when every arm could be: whether a visitor waits for a redirect never depends on the arm.
-        const inPlace = redirect.servableInPlace && redirect.armLocations.every((location) => servesInPlace(location, header, req.headers.cookie));
+        const inPlace = redirect.armLocations.length > 0 && redirect.armLocations.every((location) => servesInPlace(location, header, req.headers.cookie));
         if (inPlace) {
           markArmEntry(res, redirect.location);
           // Only `url`: the request log and the rate limits keep the address that was asked for.

@@ -52,8 +52,14 @@ describe("the redirect of an entry path under test", () => {
     ["/offer?xp=k3j9x2ab.3", 1, "/offer2?xp=k3j9x2ab.1.<token>"],
   ])("%s with an id of arm %i goes to %s", (url, arm, location) => {
     const decision = decide(request(url), live(offerTest), () => idFor(arm));
-    expect(decision).toMatchObject({ kind: "redirect", redirect: { cookies: [], servableInPlace: true }, exposure: { key: "k3j9x2ab", arm } });
-    expect(withoutToken(decision.kind === "redirect" ? decision.redirect.location : "")).toBe(location);
+    expect(decision).toMatchObject({ kind: "redirect", redirect: { cookies: [] }, exposure: { key: "k3j9x2ab", arm } });
+    const redirect = decision.kind === "redirect" ? decision.redirect : { location: "", armLocations: [] };
+    expect(withoutToken(redirect.location)).toBe(location);
+    // Every arm's address with the same query, the drawn one among them: the server answers in place only if it keeps each.
+    const query = redirect.location.slice(redirect.location.indexOf("?"));
+    const locale = /^\/offer2?(\/[a-z-]+)?\?/.exec(location)?.[1] ?? "";
+    expect(redirect.armLocations.map((other) => other.replace(query, ""))).toEqual([`/offer${locale}`, `/offer2${locale}`]);
+    expect(redirect.armLocations[arm]).toBe(redirect.location);
   });
 
   it("gives every assignment a token of its own", () => {
@@ -112,7 +118,7 @@ describe("crawlers and prefetches", () => {
     const controlElsewhere = { ...offerTest, arms: [{ path: "/take", weight: 50 }, { path: "/offer2", weight: 50 }] };
     expect(decide(request("/offer/fr?src=v2", { "user-agent": crawler }), live(controlElsewhere), () => idFor(1))).toEqual({
       kind: "redirect",
-      redirect: { location: "/take/fr?src=v2", cookies: [], servableInPlace: false, armLocations: [] },
+      redirect: { location: "/take/fr?src=v2", cookies: [], armLocations: [] },
       exposure: null,
     });
   });
@@ -143,7 +149,7 @@ describe("the arm cookie, only with consent", () => {
     const headers = { cookie: `other=1; ${consentCookieName}=granted; ${armCookieName}=aaaaaaaa.2~k3j9x2ab.1.${token}` };
     expect(decide(request("/offer/fr", headers), live(offerTest), () => idFor(0))).toEqual({
       kind: "redirect",
-      redirect: { location: `/offer2/fr?xp=k3j9x2ab.1.${token}`, cookies: [], servableInPlace: true, armLocations: [`/offer/fr?xp=k3j9x2ab.1.${token}`, `/offer2/fr?xp=k3j9x2ab.1.${token}`] },
+      redirect: { location: `/offer2/fr?xp=k3j9x2ab.1.${token}`, cookies: [], armLocations: [`/offer/fr?xp=k3j9x2ab.1.${token}`, `/offer2/fr?xp=k3j9x2ab.1.${token}`] },
       exposure: null,
     });
   });
@@ -178,7 +184,7 @@ describe("a shipped test", () => {
   const shipped: LiveExperiment = { ...offerTest, status: "shipped", shippedArm: 1 };
 
   it("sends everyone to the winner, without an arm and without counting", () => {
-    expect(decide(request("/offer/fr?src=v2"), live(shipped), () => "x")).toEqual({ kind: "redirect", redirect: { location: "/offer2/fr?src=v2", cookies: [], servableInPlace: false, armLocations: [] }, exposure: null });
+    expect(decide(request("/offer/fr?src=v2"), live(shipped), () => "x")).toEqual({ kind: "redirect", redirect: { location: "/offer2/fr?src=v2", cookies: [], armLocations: [] }, exposure: null });
     expect(decide(request("/offer?xp=k3j9x2ab.0"), live(shipped), () => "x")).toMatchObject({ redirect: { location: "/offer2" } });
   });
 

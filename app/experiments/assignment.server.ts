@@ -42,12 +42,11 @@ export interface Redirect {
   location: string;
   cookies: string[];
   /**
-   * The location is an arm's page carrying its `xp`: the server may answer it at the requested
-   * address instead of redirecting, when it keeps every arm's page (docs/decisions/0028-split-tests.md).
-   * A redirect without an `xp` (a shipped test's, a crawler's) always goes by a redirect.
+   * When the location is an arm's page carrying its `xp`, every arm's path with this request's
+   * locale and query: the server may answer the arm's page at the requested address instead of
+   * redirecting, when it keeps each of these pages (docs/decisions/0028-split-tests.md). Empty for
+   * a redirect without an `xp` (a shipped test's, a crawler's), which always goes by a redirect.
    */
-  servableInPlace: boolean;
-  /** Every arm's path with this request's locale and query: in place only if the server keeps each one's page. */
   armLocations: string[];
 }
 
@@ -114,7 +113,7 @@ export function decide(request: EntryRequest, live: LiveExperiments, newId: () =
     if (xp === null && live.has(splitLocale(target).path)) return pass;
     const search = searchWith(request.search, xp);
     const armLocations = xp === null ? [] : experiment.arms.map((other) => `${withLocale(other.path, locale)}${search}`);
-    return { kind: "redirect", redirect: { location: `${target}${search}`, cookies, servableInPlace: xp !== null, armLocations }, exposure: null };
+    return { kind: "redirect", redirect: { location: `${target}${search}`, cookies, armLocations }, exposure: null };
   };
 
   // A request a live test has sent here already is never sent on again: two tests pointing at each
