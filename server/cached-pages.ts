@@ -19,6 +19,7 @@ import {
 import { gzipForVisitor, gzipPieces, type GzipPieces } from "./visitor-gzip.js";
 import { representation, sendRepresentation, type Representation } from "./representation.js";
 import { isArmEntry, redirectToArm } from "./arm-entry.js";
+import { headerOf } from "./request-header.js";
 
 /** What the app's server build says about a path without a locale (see `app/funnel/geo-page.server.ts`). */
 export interface GeoPage {
@@ -283,10 +284,7 @@ export function serveCachedPages({ build, cache, geoPageOf, localePageOf, render
 
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const header = (name: string) => {
-      const value = req.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value.join(", ") : value;
-    };
+    const header = headerOf(req);
     // `url`, not `originalUrl`: an arm's page answered at its entry goes on as the arm's address.
     const kept = keptPage(req.url, header, req.headers.cookie, isArmEntry(res));
     if (!kept) return next();

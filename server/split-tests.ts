@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { markArmEntry } from "./arm-entry.js";
+import { headerOf } from "./request-header.js";
 import type { GeoPageOf } from "./cached-pages.js";
 
 /** The app's split-test hook (`app/experiments/routing.server.ts`), as the server calls it. */
@@ -27,11 +28,8 @@ export function splitTests(route: RouteExperiment, geoPageOf: GeoPageOf | undefi
   return (req: Request, res: Response, next: NextFunction): void => {
     // Documents only: data requests and files never start a visit.
     if ((req.method !== "GET" && req.method !== "HEAD") || req.path.includes(".")) return next();
-    // Node keeps header names in lower case; the geo headers are named as their providers write them.
-    const header = (name: string) => {
-      const value = req.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value.join(", ") : value;
-    };
+    // The geo headers are asked for as their providers write them.
+    const header = headerOf(req);
     const queryStart = req.originalUrl.indexOf("?");
     route({
       method: req.method,
